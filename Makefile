@@ -1,0 +1,105 @@
+# rdmadoctor: one non-recursive Makefile.
+#
+#   make            build ./rdmadoctor
+#   make run        install missing packages, build, analyse the bundled example
+#   make test       install missing packages, build, run every test
+#   make asan       the whole suite under AddressSanitizer and UBSan
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make format     clang-format the sources
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share/rdmadoctor
+MANDIR = $(PREFIX)/share/man/man1
+
+CC ?= cc
+PKGS := yaml-0.1 libpcre2-8 json-c libarchive libibverbs
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wwrite-strings -Wno-format-nonliteral
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. $(PKG_CFLAGS) \
+	-DRD_VERSION='"$(VERSION)"' -DRD_DATADIR='"$(DATADIR)"' -MMD -MP
+ifeq ($(WERROR),1)
+ALL_CFLAGS += -Werror
+endif
+LDLIBS := $(PKG_LIBS) -lm
+
+BUILD ?= build
+
+ENGINE_SRC := $(wildcard engine/*.c)
+COLLECT_SRC := $(wildcard collectors/*.c)
+CLI_SRC := $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_SRC := $(ENGINE_SRC) $(COLLECT_SRC) $(CLI_SRC)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/cli/main.o
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps run test unit golden asan install format check-format clean
+
+all: rdmadoctor
+
+rdmadoctor: $(MAIN_OBJ) $(BUILD)/librd.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/librd.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $^ \
+		$(LDLIBS) $(shell pkg-config --libs cmocka)
+
+deps:
+	@tools/deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./rdmadoctor analyze examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb examples/cx5-fw-mismatch/ib_write_bw.txt; \
+		rc=$$?; echo "(exit code $$rc: 1 means a diagnosis at warning or above)"
+
+unit: $(UNIT_BIN)
+	@for t in $(UNIT_BIN); do $$t || exit 1; done
+
+golden: rdmadoctor
+	@tests/run-golden.sh
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory unit
+	@tests/run-all.sh
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" all unit
+	@RD_BIN=./rdmadoctor tests/run-all.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
+		$(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(MANDIR)
+	install -m 755 rdmadoctor $(DESTDIR)$(BINDIR)/rdmadoctor
+	install -m 644 rules/*.yaml $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 kb/*.yaml $(DESTDIR)$(DATADIR)/kb/
+	install -m 644 man/rdmadoctor.1 $(DESTDIR)$(MANDIR)/rdmadoctor.1
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+check-format:
+	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build build-asan rdmadoctor
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

@@ -1,0 +1,382 @@
+/* The analysis pipeline shared by check, analyze, facts and guide. */
+#include "cli/analysis.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/layers.h"
+#include "collectors/collect.h"
+#include "collectors/formats.h"
+#include "collectors/source.h"
+#include "engine/kb.h"
+#include "engine/strbuf.h"
+#include "engine/symbol.h"
+#include "engine/xalloc.h"
+
+#ifndef RD_DATADIR
+#define RD_DATADIR "/usr/local/share/rdmadoctor"
+#endif
+
+const char *layer_status_to_str(enum layer_status s)
+{
+	static const char *const names[] = { "ok", "warning", "fault",
+					     "unknown" };
+
+	return names[s];
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+const char *analysis_datadir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("RDMADOCTOR_DATADIR");
+	char exe[PATH_MAX], probe[PATH_MAX + 16];
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(probe, sizeof(probe), "%s/rules", exe);
+		if (is_dir(probe)) {
+			snprintf(probe, sizeof(probe), "%s/kb", exe);
+			if (is_dir(probe)) {
+				snprintf(dir, sizeof(dir), "%s", exe);
+				return dir;
+			}
+		}
+	}
+	snprintf(dir, sizeof(dir), "%s", RD_DATADIR);
+	return dir;
+}
+
+static int load_overlay(struct rule_set *rs, const char *path, int level,
+			bool optional, struct diag *d)
+{
+	if (!is_dir(path) && !access(path, R_OK))
+		return rule_set_load_file(rs, path, NULL, level, d);
+	return rule_set_load_dir(rs, path, NULL, level, optional, d);
+}
+
+struct rule_set *analysis_load_rules(const char *const *dirs, size_t ndirs,
+				     struct diag *d)
+{
+	struct rule_set *rs = rule_set_new();
+	const char *home = getenv("HOME");
+	bool site = !getenv("RDMADOCTOR_NO_SITE_RULES");
+	char *path = xasprintf("%s/rules", analysis_datadir());
+	int err = rule_set_load_dir(rs, path, "rules", 0, false, d);
+
+	free(path);
+	if (site) {
+		err |= load_overlay(rs, "/etc/rdmadoctor/rules.d", 1, true, d);
+		if (home) {
+			path = xasprintf("%s/.config/rdmadoctor/rules.d", home);
+			err |= load_overlay(rs, path, 2, true, d);
+			free(path);
+		}
+	}
+	for (size_t i = 0; i < ndirs; i++)
+		err |= load_overlay(rs, dirs[i], 3 + (int)i, false, d);
+	if (!err)
+		err = rule_set_check(rs, d);
+	if (err) {
+		rule_set_free(rs);
+		return NULL;
+	}
+	return rs;
+}
+
+static void progress(void *arg, const char *step)
+{
+	(void)arg;
+	fprintf(stderr, "\r\033[K  %s ...", step);
+	fflush(stderr);
+}
+
+/* "KIND=FILE" when KIND names a format. */
+static const char *split_kind(const char *arg, char *kind, size_t size)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || (size_t)(eq - arg) >= size)
+		return NULL;
+	memcpy(kind, arg, (size_t)(eq - arg));
+	kind[eq - arg] = '\0';
+	if (!format_find(kind) && access(arg, F_OK) == 0)
+		return NULL;	/* a file whose name holds '=' */
+	return eq + 1;
+}
+
+static int add_answers(struct analysis *a, const struct analysis_opts *o,
+		       struct diag *d)
+{
+	uint32_t src = fact_base_source(a->fb, "user");
+
+	for (size_t i = 0; i < o->nanswers; i++) {
+		const char *eq = strchr(o->answers[i], '=');
+		const struct question *q;
+		struct fact *f;
+		char *qid;
+		bool ok = false, added;
+
+		if (!eq) {
+			diag_error(d, "--answer takes question=value, not '%s'",
+				   o->answers[i]);
+			return -EINVAL;
+		}
+		qid = xstrndup(o->answers[i], (size_t)(eq - o->answers[i]));
+		q = rule_set_question(a->rs, qid);
+		for (size_t k = 0; q && k < q->nchoices; k++)
+			ok |= !strcmp(q->choices[k].value, eq + 1);
+		if (!q || !ok) {
+			diag_error(d, q ? "'%s' is not an answer to question '%s'" :
+					  "unknown question '%s'%s",
+				   q ? eq + 1 : qid, q ? qid : "");
+			free(qid);
+			return -EINVAL;
+		}
+		f = fact_base_begin(a->fb, sym_intern_cstr("answer"), src, 0,
+				    o->answers[i], strlen(o->answers[i]));
+		fact_put(a->fb, f, sym_intern_cstr("question"), value_cstr(qid),
+			 0, NULL, 0);
+		fact_put(a->fb, f, sym_intern_cstr("value"), value_cstr(eq + 1),
+			 0, NULL, 0);
+		fact_base_commit(a->fb, f, &added);
+		free(qid);
+	}
+	return 0;
+}
+
+/* Collects from --root, the live host, or the analyze paths. */
+static int collect_all(struct analysis *a, const struct analysis_opts *o,
+		       struct diag *d)
+{
+	struct source_opts so = { o->timeout_ms, 0 };
+	struct collect_run *run;
+	struct strbuf where = STRBUF_INIT;
+	bool files = false;
+	int err = 0;
+
+	run = collect_run_new(a->fb, d, o->progress ? progress : NULL, NULL);
+	if (o->live || o->root) {
+		struct source *s = o->root ? source_dir_new(o->root, true, &so, d) :
+					     source_live_new(&so);
+
+		if (!s) {
+			collect_finish(run);
+			return -EINVAL;
+		}
+		collect_source(run, s);
+		a->source_kind = source_kind_to_str(source_kind(s));
+		sb_puts(&where, o->root ? o->root : "/");
+		source_free(s);
+	}
+	for (size_t i = 0; i < o->npaths && !err; i++) {
+		char kind[64];
+		const char *file = split_kind(o->paths[i], kind, sizeof(kind));
+		struct source *s;
+
+		sb_printf(&where, "%s%s", where.len ? " " : "", o->paths[i]);
+		if (file || !is_dir(o->paths[i])) {
+			err = collect_file(run, file ? file : o->paths[i],
+					   file ? kind : NULL);
+			files = true;
+			continue;
+		}
+		s = source_dir_new(o->paths[i], false, &so, d);
+		if (!s) {
+			err = -EINVAL;
+			break;
+		}
+		collect_source(run, s);
+		if (!a->source_kind || !strcmp(a->source_kind, "files"))
+			a->source_kind = source_kind_to_str(source_kind(s));
+		source_free(s);
+	}
+	if (!a->source_kind)
+		a->source_kind = files ? "files" : "live";
+	a->source_path = sb_detach(&where);
+	if (o->progress)
+		fputs("\r\033[K", stderr);
+	collect_finish(run);
+	return err;
+}
+
+static void add_missing(struct skipped *s, const char *what)
+{
+	size_t cap = s->nmissing;
+
+	xgrow(&s->missing, &cap, s->nmissing + 1, sizeof(*s->missing));
+	s->missing[s->nmissing++] = xstrdup(what);
+}
+
+/* Rules that did not fire because evidence or an answer is missing. */
+static void find_skipped(struct analysis *a)
+{
+	size_t cap = 0;
+
+	for (size_t i = 0; i < rule_set_count(a->rs); i++) {
+		const struct rule *r = rule_set_at(a->rs, i);
+		struct skipped s = { 0 };
+		char **qs;
+		size_t nq;
+
+		if (engine_rule_fired(a->engine, r))
+			continue;
+		if (engine_waits_for_answers(a->engine, r, &qs, &nq)) {
+			for (size_t k = 0; k < nq; k++) {
+				char *m = xasprintf("answer to question '%s'", qs[k]);
+
+				add_missing(&s, m);
+				free(m);
+				free(qs[k]);
+			}
+		}
+		free(qs);
+		for (size_t p = 0; p < r->npatterns; p++) {
+			const char *kind = sym_str(r->patterns[p].kind);
+			struct strbuf in = STRBUF_INIT;
+			size_t n;
+
+			if (r->patterns[p].type != PATTERN_MATCH)
+				continue;
+			fact_base_of_kind(a->fb, r->patterns[p].kind, &n);
+			if (!n && collect_kind_missing(a->fb, kind, &in)) {
+				char *m = xasprintf("%s facts (from %s)", kind,
+						    sb_str(&in));
+				bool dup = false;
+
+				for (size_t k = 0; k < s.nmissing; k++)
+					dup |= !strcmp(s.missing[k], m);
+				if (!dup)
+					add_missing(&s, m);
+				free(m);
+			}
+			sb_release(&in);
+		}
+		if (!s.nmissing)
+			continue;
+		s.id = xstrdup(r->id);
+		xgrow(&a->skipped, &cap, a->nskipped + 1, sizeof(*a->skipped));
+		a->skipped[a->nskipped++] = s;
+	}
+}
+
+static void host_name(struct analysis *a)
+{
+	size_t n;
+	const uint32_t *ids = fact_base_of_kind(a->fb, sym_intern_cstr("host"), &n);
+	const char *h = n ? fact_text(fact_base_get(a->fb, ids[0]), "hostname") :
+			    NULL;
+
+	a->hostname = xstrdup(h ? h : "");
+}
+
+static void free_derived(struct analysis *a)
+{
+	diagnosis_list_free(a->dl);
+	a->dl = NULL;
+	for (size_t i = 0; i < a->nskipped; i++) {
+		for (size_t k = 0; k < a->skipped[i].nmissing; k++)
+			free(a->skipped[i].missing[k]);
+		free(a->skipped[i].missing);
+		free(a->skipped[i].id);
+	}
+	free(a->skipped);
+	a->skipped = NULL;
+	a->nskipped = 0;
+	for (int i = 0; i < LAYER_COUNT; i++) {
+		free(a->layers[i].summary);
+		a->layers[i].summary = NULL;
+	}
+}
+
+void analysis_refresh(struct analysis *a)
+{
+	free_derived(a);
+	a->dl = diagnosis_collect(a->engine, a->fb);
+	find_skipped(a);
+	layers_judge(a);
+}
+
+int analysis_run(const struct analysis_opts *o, struct diag *d,
+		 struct analysis **out)
+{
+	struct analysis *a = xcalloc(1, sizeof(*a));
+	struct engine_stats stats;
+	char *kbdir;
+	int rc;
+
+	*out = NULL;
+	a->d = d;
+	a->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs, d);
+	if (!a->rs) {
+		analysis_free(a);
+		return EXIT_RULES;
+	}
+	a->fb = fact_base_new();
+	kbdir = xasprintf("%s/kb", analysis_datadir());
+	rc = kb_load_dir(a->fb, kbdir, "kb", d);
+	free(kbdir);
+	if (rc < 0) {
+		analysis_free(a);
+		return EXIT_RULES;
+	}
+	if (collect_all(a, o, d) || add_answers(a, o, d)) {
+		analysis_free(a);
+		return EXIT_USAGE;
+	}
+	host_name(a);
+	*out = a;
+	if (o->no_engine)
+		return 0;
+	a->engine = engine_new(a->rs, a->fb, d);
+	a->engine_rc = engine_run(a->engine);
+	engine_stats(a->engine, &stats);
+	if (stats.regex_limit_hits && !a->engine_rc)
+		a->engine_rc = -E2BIG;
+	analysis_refresh(a);
+	return a->engine_rc ? EXIT_RULES : 0;
+}
+
+void analysis_free(struct analysis *a)
+{
+	if (!a)
+		return;
+	free_derived(a);
+	engine_free(a->engine);
+	fact_base_free(a->fb);
+	rule_set_free(a->rs);
+	free(a->source_path);
+	free(a->hostname);
+	free(a);
+}
+
+int analysis_exit_code(const struct analysis *a)
+{
+	if (a->engine_rc)
+		return EXIT_RULES;
+	return a->dl && diagnosis_any_at_least(a->dl, SEVERITY_WARNING) ?
+		       EXIT_DIAGNOSED :
+		       EXIT_HEALTHY;
+}

@@ -1,0 +1,96 @@
+/* One analysis: load rules and kb, collect from the sources, run the
+ * engine, rank the diagnoses, and judge each layer.  check, analyze,
+ * facts and the guided session all go through here. */
+#ifndef RD_ANALYSIS_H
+#define RD_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/diag.h"
+#include "engine/diagnosis.h"
+#include "engine/engine.h"
+#include "engine/fact.h"
+#include "engine/rule.h"
+
+/* Exit codes (README "Exit codes"). */
+enum exit_code {
+	EXIT_HEALTHY = 0,	/* no diagnosis at warning or above */
+	EXIT_DIAGNOSED = 1,	/* at least one */
+	EXIT_USAGE = 2,		/* usage, input or system error */
+	EXIT_RULES = 3,		/* rules or kb failed to load or to run */
+};
+
+struct analysis_opts {
+	const char *root;		/* check --root */
+	const char **paths;		/* analyze PATH... (KIND=FILE allowed) */
+	size_t npaths;
+	bool live;			/* check without --root */
+	const char **rule_dirs;		/* --rules overlays, in order */
+	size_t nrule_dirs;
+	unsigned timeout_ms;
+	bool progress;			/* progress lines on stderr */
+	bool no_engine;			/* facts only */
+	const char **answers;		/* "question=value" */
+	size_t nanswers;
+};
+
+enum layer_status {
+	LAYER_OK,
+	LAYER_WARNING,
+	LAYER_FAULT,
+	LAYER_UNKNOWN,
+};
+
+const char *layer_status_to_str(enum layer_status s);
+
+struct layer_view {
+	enum layer_status status;
+	char *summary;
+};
+
+struct skipped {
+	char *id;
+	char **missing;
+	size_t nmissing;
+};
+
+struct analysis {
+	struct rule_set *rs;
+	struct fact_base *fb;
+	struct engine *engine;
+	struct diagnosis_list *dl;
+	struct diag *d;
+	const char *source_kind;
+	char *source_path;
+	char *hostname;
+	struct layer_view layers[LAYER_COUNT];
+	struct skipped *skipped;
+	size_t nskipped;
+	int engine_rc;
+};
+
+/* Where the shipped rules/ and kb/ are: $RDMADOCTOR_DATADIR, else beside
+ * the executable (a build tree), else the install prefix. */
+const char *analysis_datadir(void);
+
+/* Loads the shipped rules, the system and user overlays and the --rules
+ * directories.  Returns NULL after reporting to d. */
+struct rule_set *analysis_load_rules(const char *const *dirs, size_t ndirs,
+				     struct diag *d);
+
+/* Runs the whole analysis.  Returns 0 with *out set, or an exit code
+ * (EXIT_USAGE, EXIT_RULES) after reporting to d; the analysis is still
+ * returned for EXIT_RULES at run time so that what was found can be
+ * shown. */
+int analysis_run(const struct analysis_opts *o, struct diag *d,
+		 struct analysis **out);
+void analysis_free(struct analysis *a);
+
+/* Re-ranks and re-judges after facts were added (guided answers). */
+void analysis_refresh(struct analysis *a);
+
+/* The exit code for a finished analysis. */
+int analysis_exit_code(const struct analysis *a);
+
+#endif

@@ -1,0 +1,116 @@
+/* check, analyze and facts: collect, run the rules, report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/analysis.h"
+#include "cli/commands.h"
+#include "cli/report.h"
+#include "cli/term.h"
+
+static void fill(struct analysis_opts *ao, const struct options *o)
+{
+	memset(ao, 0, sizeof(*ao));
+	ao->rule_dirs = o->rules;
+	ao->nrule_dirs = o->nrules;
+	ao->timeout_ms = o->timeout_ms;
+	ao->progress = !o->quiet && isatty(fileno(stderr)) &&
+		       !getenv("NO_PROGRESS");
+	ao->answers = o->answers;
+	ao->nanswers = o->nanswers;
+}
+
+static int finish(const struct options *o, struct diag *d, struct analysis *a,
+		  int rc, const char *command)
+{
+	struct report_opts ro = { o->explain, command };
+
+	diag_print(d, stderr, "rdmadoctor");
+	if (!a)
+		return rc;
+	if (o->json) {
+		struct json *j = report_json(a, &ro);
+
+		report_print_json(stdout, j);
+		json_free(j);
+	} else {
+		term_init(stdout, o->no_color);
+		report_text(stdout, a, &ro);
+	}
+	if (!rc)
+		rc = analysis_exit_code(a);
+	analysis_free(a);
+	return rc;
+}
+
+static int run(const struct options *o, struct analysis_opts *ao,
+	       const char *command)
+{
+	struct diag *d = diag_new();
+	struct analysis *a = NULL;
+	int rc = analysis_run(ao, d, &a);
+
+	rc = finish(o, d, a, rc, command);
+	diag_free(d);
+	return rc;
+}
+
+int cmd_check(struct options *o)
+{
+	struct analysis_opts ao;
+
+	if (o->nargs) {
+		fprintf(stderr, "rdmadoctor: error: check takes no paths (did you mean 'analyze %s'?)\n",
+			o->args[0]);
+		return EXIT_USAGE;
+	}
+	fill(&ao, o);
+	ao.root = o->root;
+	ao.live = !o->root;
+	return run(o, &ao, "check");
+}
+
+int cmd_analyze(struct options *o)
+{
+	struct analysis_opts ao;
+
+	if (!o->nargs) {
+		fprintf(stderr, "rdmadoctor: error: analyze needs at least one path (a sosreport, snapshot or command output)\n");
+		return EXIT_USAGE;
+	}
+	fill(&ao, o);
+	ao.paths = (const char **)o->args;
+	ao.npaths = o->nargs;
+	return run(o, &ao, "analyze");
+}
+
+int cmd_facts(struct options *o)
+{
+	struct analysis_opts ao;
+	struct diag *d = diag_new();
+	struct analysis *a = NULL;
+	int rc;
+
+	fill(&ao, o);
+	ao.root = o->root;
+	ao.live = !o->root && !o->nargs;
+	ao.paths = (const char **)o->args;
+	ao.npaths = o->nargs;
+	ao.no_engine = true;
+	rc = analysis_run(&ao, d, &a);
+	diag_print(d, stderr, "rdmadoctor");
+	diag_free(d);
+	if (!a)
+		return rc;
+	if (o->json) {
+		struct json *j = report_facts_json(a->fb);
+
+		report_print_json(stdout, j);
+		json_free(j);
+	} else {
+		report_facts_text(stdout, a->fb);
+	}
+	analysis_free(a);
+	return rc;
+}

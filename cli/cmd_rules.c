@@ -1,0 +1,207 @@
+/* For rule authors: rules list, rules lint, and explain RULE-ID. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/analysis.h"
+#include "cli/commands.h"
+#include "cli/term.h"
+#include "engine/json.h"
+#include "engine/regex.h"
+#include "engine/strbuf.h"
+#include "engine/symbol.h"
+
+static int list(const struct options *o, struct rule_set *rs)
+{
+	struct json *arr = o->json ? json_new_array() : NULL;
+
+	for (size_t i = 0; i < rule_set_count(rs); i++) {
+		const struct rule *r = rule_set_at(rs, i);
+
+		if (arr) {
+			struct json *j = json_new_object();
+
+			json_set(j, "id", json_new_string(r->id));
+			json_set(j, "title", json_new_string(r->title));
+			json_set(j, "layer", json_new_string(layer_to_str(r->layer)));
+			json_set(j, "severity",
+				 json_new_string(severity_to_str(r->severity)));
+			json_set(j, "file", json_new_string(r->file));
+			json_set(j, "line", json_new_int(r->line));
+			json_set(j, "origin", json_new_int(r->origin_level));
+			json_push(arr, j);
+			continue;
+		}
+		printf("%-36s %-13s %-8s %s", r->id, layer_to_str(r->layer),
+		       severity_to_str(r->severity), r->title);
+		if (o->origin)
+			printf("  [%s:%d]", r->file, r->line);
+		putchar('\n');
+	}
+	if (arr) {
+		char *s = json_dump(arr, true);
+
+		puts(s);
+		free(s);
+		json_free(arr);
+		return EXIT_HEALTHY;
+	}
+	if (o->origin)
+		for (size_t i = 0; i < rule_set_disabled_count(rs); i++) {
+			const char *where;
+			const char *id = rule_set_disabled_at(rs, i, &where);
+
+			printf("%-36s disabled at %s\n", id, where);
+		}
+	return EXIT_HEALTHY;
+}
+
+static int lint(const struct options *o)
+{
+	struct diag *d = diag_new();
+	struct rule_set *rs = analysis_load_rules(
+		(const char *const *)(o->nargs ? o->args : (char **)o->rules),
+		o->nargs ? o->nargs : o->nrules, d);
+	size_t warnings = diag_count(d) - diag_errors(d);
+	int rc = rs ? EXIT_HEALTHY : EXIT_RULES;
+
+	diag_print(d, stderr, "rdmadoctor");
+	if (rs)
+		printf("%zu rules, %zu questions: %s\n", rule_set_count(rs),
+		       rule_set_question_count(rs),
+		       warnings ? "no errors, see the warnings above" :
+				  "no problems found");
+	else
+		printf("%zu errors\n", diag_errors(d));
+	rule_set_free(rs);
+	diag_free(d);
+	return rc;
+}
+
+int cmd_rules(struct options *o)
+{
+	struct diag *d;
+	struct rule_set *rs;
+	int rc;
+
+	if (!o->nargs) {
+		fprintf(stderr, "rdmadoctor: error: rules needs 'list' or 'lint'\n");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(o->args[0], "lint")) {
+		o->args++;
+		o->nargs--;
+		return lint(o);
+	}
+	if (strcmp(o->args[0], "list")) {
+		fprintf(stderr, "rdmadoctor: error: unknown rules command '%s'; use list or lint\n",
+			o->args[0]);
+		return EXIT_USAGE;
+	}
+	d = diag_new();
+	rs = analysis_load_rules(o->rules, o->nrules, d);
+	diag_print(d, stderr, "rdmadoctor");
+	diag_free(d);
+	if (!rs)
+		return EXIT_RULES;
+	rc = list(o, rs);
+	rule_set_free(rs);
+	return rc;
+}
+
+/* ---- explain ---- */
+
+static void operand_text(struct strbuf *sb, const struct rule *r,
+			 const struct operand *op)
+{
+	if (op->type == OPERAND_VAR) {
+		sb_printf(sb, "$%s", r->vars[op->var]);
+		if (op->arith)
+			sb_printf(sb, " %c %g", op->arith, op->k);
+	} else if (op->type == OPERAND_CONST) {
+		value_format(&op->v, sb);
+	}
+}
+
+static void condition_text(struct strbuf *sb, const struct rule *r,
+			   const struct pattern *p)
+{
+	static const char *const prefix[] = { "", "no ", "some " };
+
+	sb_printf(sb, "%s%s", prefix[p->type], sym_str(p->kind));
+	for (size_t i = 0; i < p->ntests; i++) {
+		const struct test *t = &p->tests[i];
+
+		sb_printf(sb, "%s%s %s ", i ? ", " : " with ", sym_str(t->field),
+			  rule_op_to_str(t->op));
+		if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
+			sb_puts(sb, "a pattern");
+		else
+			operand_text(sb, r, &t->rhs);
+	}
+}
+
+static void explain_text(const struct rule *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	printf("%s: %s\n", r->id, r->title);
+	printf("  layer %s, severity %s, confidence %.2f", layer_to_str(r->layer),
+	       severity_to_str(r->severity), r->confidence);
+	if (r->salience)
+		printf(", salience %d", r->salience);
+	printf("\n  defined at %s:%d\n", r->file, r->line);
+	if (r->description)
+		printf("\nWhy it matters:\n  %s\n", r->description);
+	printf("\nWhat it looks at:\n");
+	for (size_t i = 0; i < r->npatterns; i++) {
+		sb_reset(&sb);
+		condition_text(&sb, r, &r->patterns[i]);
+		printf("  - %s\n", sb_str(&sb));
+	}
+	if (r->diagnoses) {
+		printf("\nDiagnosis '%s':\n  %s\n", r->diag_id, r->message.source);
+		for (size_t i = 0; i < r->nremediation; i++)
+			printf("%s  - %s\n", i ? "" : "\nRemediation:\n",
+			       r->remediation[i].source);
+	}
+	for (size_t i = 0; i < r->nexplains; i++)
+		printf("%s  - %s\n", i ? "" : "\nExplains these symptoms when they are present:\n",
+		       r->explains[i]);
+	for (size_t i = 0; i < r->nasserts; i++)
+		printf("%s  - %s facts\n", i ? "" : "\nAsserts, for other rules:\n",
+		       sym_str(r->asserts[i].kind));
+	for (size_t i = 0; i < r->nasks; i++)
+		printf("%s  - %s\n", i ? "" : "\nMay ask:\n", r->asks[i]);
+	for (size_t i = 0; i < r->nsources; i++)
+		printf("%s  - %s\n", i ? "" : "\nSources:\n", r->sources[i]);
+	sb_release(&sb);
+}
+
+int cmd_explain(struct options *o)
+{
+	struct diag *d = diag_new();
+	struct rule_set *rs = analysis_load_rules(o->rules, o->nrules, d);
+	const struct rule *r;
+	int rc = EXIT_HEALTHY;
+
+	diag_print(d, stderr, "rdmadoctor");
+	diag_free(d);
+	if (!rs)
+		return EXIT_RULES;
+	if (o->nargs != 1) {
+		fprintf(stderr, "rdmadoctor: error: explain takes one rule id (rdmadoctor rules list shows them)\n");
+		rule_set_free(rs);
+		return EXIT_USAGE;
+	}
+	r = rule_set_find(rs, o->args[0]);
+	if (!r) {
+		fprintf(stderr, "rdmadoctor: error: no rule '%s' (rdmadoctor rules list shows them)\n",
+			o->args[0]);
+		rc = EXIT_USAGE;
+	} else {
+		explain_text(r);
+	}
+	rule_set_free(rs);
+	return rc;
+}

@@ -1,0 +1,13 @@
+/* The subcommands; main.c dispatches through its table. */
+#ifndef RD_COMMANDS_H
+#define RD_COMMANDS_H
+
+#include "cli/options.h"
+
+int cmd_check(struct options *o);
+int cmd_analyze(struct options *o);
+int cmd_facts(struct options *o);
+int cmd_rules(struct options *o);
+int cmd_explain(struct options *o);
+
+#endif

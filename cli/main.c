@@ -1,0 +1,136 @@
+/* rdmadoctor: the command table and the top-level help. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/analysis.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+
+struct command_entry {
+	const char *name;
+	int (*run)(struct options *o);
+	const char *usage;
+	const char *help;
+};
+
+static const struct command_entry commands[] = {
+	{ "check", cmd_check, "check [--root DIR] [--timeout SEC]",
+	  "Diagnose this host, or the directory snapshot given with --root.\n"
+	  "  Reads /sys, /proc and the kernel config, asks libibverbs for devices and\n"
+	  "  runs read-only tools (ibstat, ethtool -i) with a timeout (default 10 s).\n"
+	  "  Example: rdmadoctor check\n"
+	  "           rdmadoctor check --root tests/fixtures/healthy-cx5/root --json" },
+	{ "analyze", cmd_analyze, "analyze PATH... (a path may be KIND=FILE)",
+	  "Diagnose one host from its evidence, offline: a sosreport directory, a\n"
+	  "  directory snapshot, and loose command outputs pasted into a ticket.  The\n"
+	  "  kind of a loose file is detected from its content; KIND=FILE names it\n"
+	  "  (kinds: ibstat lsmod proc_modules modinfo ethtool_i perftest kconfig).\n"
+	  "  Example: rdmadoctor analyze sosreport-node07/ ib_write_bw.txt\n"
+	  "           rdmadoctor analyze ibstat=paste.txt" },
+	{ "facts", cmd_facts, "facts [--root DIR] [PATH...]",
+	  "Print the fact base the rules would see: collected facts with the file and\n"
+	  "  line they came from, and the knowledge base.  No path means this host.\n"
+	  "  Example: rdmadoctor facts --json sosreport-node07/" },
+	{ "rules", cmd_rules, "rules list [--origin] | rules lint [PATH...]",
+	  "For rule authors.  'list' shows the effective rule set (--origin: the file\n"
+	  "  each rule comes from, and overlays that disabled rules); 'lint' checks the\n"
+	  "  shipped rules plus the given files or directories and reports each problem\n"
+	  "  as file:line:col with the offending line.\n"
+	  "  Example: rdmadoctor rules lint /etc/rdmadoctor/rules.d" },
+	{ "explain", cmd_explain, "explain RULE-ID",
+	  "Say what a rule looks at, why it matters, its remediation and its sources.\n"
+	  "  Example: rdmadoctor explain fw-below-driver-minimum" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: rdmadoctor COMMAND [OPTIONS] [ARGS]\n"
+		"\n"
+		"rdmadoctor diagnoses the RDMA stack of a Linux host (InfiniBand, RoCE) layer\n"
+		"by layer -- hardware, firmware, driver, kernel modules, verbs -- and ranks\n"
+		"the likely root causes with their evidence and remediation.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		fprintf(out, "  %s\n", commands[i].usage);
+	fprintf(out,
+		"\n"
+		"Options (all commands):\n"
+		"  -j, --json        print JSON instead of text\n"
+		"  -e, --explain     show the chain of reasoning under each diagnosis,\n"
+		"                    and the rules that lacked evidence\n"
+		"      --rules DIR   add a rule overlay (repeatable; a file works too)\n"
+		"      --answer Q=V  answer a question a rule asks (repeatable)\n"
+		"      --no-color    no colour (also when NO_COLOR is set or not a TTY)\n"
+		"  -q, --quiet       no progress lines on stderr\n"
+		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
+		"  -V, --version     print the version\n"
+		"\n"
+		"Exit codes:\n"
+		"  0  no diagnosis at warning or above\n"
+		"  1  at least one diagnosis at warning or above\n"
+		"  2  usage, input or system error\n"
+		"  3  rules or knowledge base failed to load or to run\n"
+		"\n"
+		"Rules and kb come from %s (RDMADOCTOR_DATADIR overrides);\n"
+		"site overlays from /etc/rdmadoctor/rules.d and ~/.config/rdmadoctor/rules.d.\n"
+		"With no command, rdmadoctor runs 'check'.\n",
+		analysis_datadir());
+}
+
+static const struct command_entry *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command_entry *cmd = NULL;
+	struct options o;
+	static char check_word[] = "check";
+	char *check_argv[] = { check_word, NULL };
+	int rc;
+
+	if (argc > 1 && argv[1][0] != '-') {
+		cmd = find(argv[1]);
+		if (!cmd && strcmp(argv[1], "help")) {
+			fprintf(stderr, "rdmadoctor: error: unknown command '%s'\n\n",
+				argv[1]);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (!cmd) {
+			usage(stdout);
+			return EXIT_HEALTHY;
+		}
+		argc--;
+		argv++;
+	} else if (argc == 1) {
+		argc = 1;
+		argv = check_argv;
+	}
+	if (options_parse(argc, argv, &o))
+		return EXIT_USAGE;
+	if (o.version) {
+		printf("rdmadoctor %s\n", RD_VERSION);
+		rc = EXIT_HEALTHY;
+	} else if (o.help) {
+		if (cmd)
+			printf("usage: rdmadoctor %s\n\n%s\n", cmd->usage, cmd->help);
+		else
+			usage(stdout);
+		rc = EXIT_HEALTHY;
+	} else {
+		if (!cmd)
+			cmd = find("check");
+		rc = cmd->run(&o);
+	}
+	options_release(&o);
+	return rc;
+}

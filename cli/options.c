@@ -1,0 +1,119 @@
+/* getopt_long over one option table for all subcommands. */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+#define TIMEOUT_MAX_S 3600 /* @@ */
+
+enum {
+	OPT_NO_COLOR = 256,
+	OPT_ROOT,
+	OPT_RULES,
+	OPT_ANSWER,
+	OPT_TIMEOUT,
+	OPT_ORIGIN,
+};
+
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "explain", no_argument, NULL, 'e' },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "answer", required_argument, NULL, OPT_ANSWER },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "origin", no_argument, NULL, OPT_ORIGIN },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void push(const char ***v, size_t *n, const char *s)
+{
+	size_t cap = *n;
+
+	xgrow(v, &cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+int options_parse(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->timeout_ms = 10000;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jehVq", long_opts, NULL)) != -1) {
+		char *end;
+		double t;
+
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'e':
+			o->explain = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case OPT_ROOT:
+			o->root = optarg;
+			break;
+		case OPT_RULES:
+			push(&o->rules, &o->nrules, optarg);
+			break;
+		case OPT_ANSWER:
+			push(&o->answers, &o->nanswers, optarg);
+			break;
+		case OPT_ORIGIN:
+			o->origin = true;
+			break;
+		case OPT_TIMEOUT:
+			t = strtod(optarg, &end);
+			if (*end || t <= 0 || t > TIMEOUT_MAX_S) {
+				fprintf(stderr,
+					"rdmadoctor: error: --timeout takes seconds between 0 and %d, not '%s'\n",
+					TIMEOUT_MAX_S, optarg);
+				return -EINVAL;
+			}
+			o->timeout_ms = (unsigned)(t * 1000);
+			break;
+		case ':':
+			fprintf(stderr, "rdmadoctor: error: option '%s' needs a value\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		default:
+			fprintf(stderr,
+				"rdmadoctor: error: unknown option '%s' (see rdmadoctor --help)\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	o->args = argv + optind;
+	o->nargs = (size_t)(argc - optind);
+	return 0;
+}
+
+void options_release(struct options *o)
+{
+	free(o->rules);
+	free(o->answers);
+}

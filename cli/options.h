@@ -1,0 +1,31 @@
+/* Command-line options, parsed the same way for every subcommand. */
+#ifndef RD_OPTIONS_H
+#define RD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct options {
+	bool json;
+	bool explain;
+	bool no_color;
+	bool help;
+	bool version;
+	bool quiet;		/* no progress lines */
+	bool origin;		/* rules list --origin */
+	const char *root;
+	const char **rules;	/* --rules, in order */
+	size_t nrules;
+	const char **answers;	/* --answer q=v */
+	size_t nanswers;
+	unsigned timeout_ms;
+	char **args;		/* positional arguments */
+	size_t nargs;
+};
+
+/* Parses argv[0..argc) (the words after the subcommand).  Returns 0, or
+ * -EINVAL after printing a usage error to stderr. */
+int options_parse(int argc, char **argv, struct options *o);
+void options_release(struct options *o);
+
+#endif

@@ -1,0 +1,31 @@
+/* Rendering an analysis: the text report (layers, then ranked diagnoses
+ * with evidence and remediation) and the JSON contract of DESIGN.md §6. */
+#ifndef RD_REPORT_H
+#define RD_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/analysis.h"
+#include "engine/json.h"
+
+struct report_opts {
+	bool explain;		/* the chain of reasoning under each diagnosis */
+	const char *command;	/* "check", "analyze", ... for the heading */
+};
+
+void report_text(FILE *out, const struct analysis *a,
+		 const struct report_opts *o);
+/* The analysis as the JSON object of the contract (owned). */
+struct json *report_json(const struct analysis *a, const struct report_opts *o);
+void report_print_json(FILE *out, struct json *j);
+
+/* One diagnosis in text, for the guided session's detail view. */
+void report_text_diagnosis(FILE *out, const struct analysis *a,
+			   const struct diagnosis *dg, bool explain);
+
+/* facts: one line per fact, or {facts: [...]}. */
+void report_facts_text(FILE *out, const struct fact_base *fb);
+struct json *report_facts_json(const struct fact_base *fb);
+
+#endif

@@ -1,0 +1,43 @@
+/* Colour decisions and safe printing. */
+#include "cli/term.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static bool color;
+
+void term_init(FILE *out, bool no_color)
+{
+	color = !no_color && !getenv("NO_COLOR") && isatty(fileno(out));
+}
+
+bool term_color_on(void)
+{
+	return color;
+}
+
+const char *term_on(enum term_color c)
+{
+	static const char *const codes[] = {
+		[TERM_NONE] = "", [TERM_RED] = "\033[1;31m",
+		[TERM_YELLOW] = "\033[1;33m", [TERM_GREEN] = "\033[32m",
+		[TERM_BOLD] = "\033[1m", [TERM_DIM] = "\033[2m",
+	};
+
+	return color ? codes[c] : "";
+}
+
+const char *term_off(void)
+{
+	return color ? "\033[0m" : "";
+}
+
+void term_puts(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+}

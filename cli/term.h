@@ -1,0 +1,29 @@
+/* Terminal output: colour only on a TTY and never with NO_COLOR, and
+ * printing that never lets a byte from a bundle reach the terminal raw. */
+#ifndef RD_TERM_H
+#define RD_TERM_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum term_color {
+	TERM_NONE,
+	TERM_RED,
+	TERM_YELLOW,
+	TERM_GREEN,
+	TERM_BOLD,
+	TERM_DIM,
+};
+
+/* Decides colour for a stream: off when forced off, when NO_COLOR is set
+ * (any value), or when the stream is not a terminal. */
+void term_init(FILE *out, bool no_color);
+bool term_color_on(void);
+/* The escape that starts a colour ("" when colour is off) and the reset. */
+const char *term_on(enum term_color c);
+const char *term_off(void);
+
+/* Prints s with control characters shown as \xNN. */
+void term_puts(FILE *out, const char *s);
+
+#endif

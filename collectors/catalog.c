@@ -1,0 +1,91 @@
+/* The command catalog (cf. domain-anchors: sos plugins infiniband,
+ * kernel, networking, pci; sysinfo-snapshot's commands_txt_output). */
+#include "collectors/catalog.h"
+
+#include <string.h>
+
+#include "engine/strbuf.h"
+#include "engine/xalloc.h"
+
+static const struct command commands[] = {
+	{ "ibstat", { "ibstat" }, NULL,
+	  { "sos_commands/infiniband/ibstat", "commands_txt_output/ibstat.txt",
+	    "sos_commands/rdmadoctor/ibstat" } },
+	{ "lsmod", { "lsmod" }, NULL,
+	  { "sos_commands/kernel/lsmod", "lsmod",
+	    "commands_txt_output/lsmod.txt" } },
+	{ "modinfo", { "modinfo", CATALOG_ITEM }, NULL,
+	  { "sos_commands/kernel/modinfo_ALL_MODULES",
+	    "sos_commands/rdmadoctor/modinfo_*",
+	    "commands_txt_output/modinfo_*.txt" } },
+	{ "ethtool_i", { "ethtool", "-i", CATALOG_ITEM }, "/sys/class/net",
+	  { "sos_commands/networking/ethtool_-i_*",
+	    "commands_txt_output/ethtool_-i_*.txt" } },
+	{ "uname", { "uname", "-a" }, NULL,
+	  { "sos_commands/kernel/uname_-a", "uname",
+	    "commands_txt_output/uname_-a.txt" } },
+	{ "hostname", { "hostname" }, NULL,
+	  { "sos_commands/host/hostname", "hostname", "etc/hostname" } },
+};
+
+const struct command *catalog_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+size_t catalog_count(void)
+{
+	return ARRAY_SIZE(commands);
+}
+
+const struct command *catalog_at(size_t i)
+{
+	return i < ARRAY_SIZE(commands) ? &commands[i] : NULL;
+}
+
+static int keep(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-' ||
+	       c == '/';
+}
+
+char *catalog_mangle(const char *cmdline)
+{
+	static const char *const prefixes[] = { "/usr/bin/", "/usr/sbin/",
+						"/bin/", "/sbin/" };
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = cmdline;
+	size_t start = 0, end;
+	char *s;
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(p, prefixes[i], strlen(prefixes[i]))) {
+			p += strlen(prefixes[i]);
+			break;
+		}
+	while (*p) {
+		if (keep(*p)) {
+			sb_putc(&sb, *p == '/' ? '.' : *p);
+			p++;
+			continue;
+		}
+		sb_putc(&sb, '_');
+		while (*p && !keep(*p))
+			p++;
+	}
+	s = sb_detach(&sb);
+	end = strlen(s);
+	while (start < end && strchr(" ._-", s[start]))
+		start++;
+	while (end > start && strchr(" ._-", s[end - 1]))
+		end--;
+	if (end - start > 255)
+		end = start + 255;
+	memmove(s, s + start, end - start);
+	s[end - start] = '\0';
+	return s;
+}

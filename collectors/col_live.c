@@ -1,0 +1,199 @@
+/* Live-only collectors: libibverbs (the only user of <infiniband/verbs.h>)
+ * and resource limits. */
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "collectors/collector.h"
+#include "engine/xalloc.h"
+
+/* Size of the memory region the smoke test registers: big enough that a
+ * low memlock limit shows, small enough to be harmless. */
+#define SMOKE_MR_BYTES (4u << 20) /* @@ */
+
+static void step(struct col_ctx *c, const char *name, const char *dev,
+		 int err, int devices)
+{
+	struct emit e;
+	struct fact *f;
+	char *text = err ? xasprintf("%s%s%s: %s", name, dev ? " " : "",
+				     dev ? dev : "", strerror(err)) :
+			   xasprintf("%s%s%s: ok", name, dev ? " " : "",
+				     dev ? dev : "");
+	struct line ln = { text, strlen(text), 0 };
+
+	emit_init(&e, c->fb, "live: libibverbs");
+	f = emit_begin(&e, "verbs", &ln);
+	free(text);
+	emit_str(&e, f, "step", name, strlen(name), NULL);
+	if (dev)
+		emit_str(&e, f, "hca", dev, strlen(dev), NULL);
+	emit_bool(&e, f, "ok", !err, NULL);
+	if (err) {
+		const char *msg = strerror(err);
+
+		emit_int(&e, f, "errnum", err, NULL);
+		emit_str(&e, f, "error", msg, strlen(msg), NULL);
+	}
+	if (devices >= 0)
+		emit_int(&e, f, "devices", devices, NULL);
+	emit_end(&e, f);
+}
+
+static const char *state_name(enum ibv_port_state s)
+{
+	switch (s) {
+	case IBV_PORT_DOWN:
+		return "DOWN";
+	case IBV_PORT_INIT:
+		return "INIT";
+	case IBV_PORT_ARMED:
+		return "ARMED";
+	case IBV_PORT_ACTIVE:
+	case IBV_PORT_ACTIVE_DEFER:
+		return "ACTIVE";
+	default:
+		return NULL;
+	}
+}
+
+static void port_facts(struct col_ctx *c, struct ibv_context *ctx,
+		       const char *dev, uint8_t nports)
+{
+	struct emit e;
+
+	emit_init(&e, c->fb, "live: libibverbs");
+	for (uint8_t p = 1; p <= nports; p++) {
+		struct ibv_port_attr pa;
+		struct fact *f;
+		const char *s;
+
+		if (ibv_query_port(ctx, p, &pa)) {
+			step(c, "query_port", dev, errno, -1);
+			continue;
+		}
+		f = emit_begin(&e, "port", NULL);
+		emit_str(&e, f, "hca", dev, strlen(dev), NULL);
+		emit_int(&e, f, "port", p, NULL);
+		if ((s = state_name(pa.state)))
+			emit_str(&e, f, "state", s, strlen(s), NULL);
+		s = pa.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" :
+								"InfiniBand";
+		emit_str(&e, f, "link_layer", s, strlen(s), NULL);
+		emit_int(&e, f, "lid", pa.lid, NULL);
+		emit_int(&e, f, "sm_lid", pa.sm_lid, NULL);
+		emit_int(&e, f, "active_mtu", 128 << pa.active_mtu, NULL);
+		emit_int(&e, f, "max_mtu", 128 << pa.max_mtu, NULL);
+		emit_end(&e, f);
+	}
+}
+
+/* Open, PD, MR, CQ, QP to INIT: each step's errno becomes a fact, so a
+ * memlock limit, permissions or a missing provider show. */
+static void smoke(struct col_ctx *c, struct ibv_device *dev)
+{
+	const char *name = ibv_get_device_name(dev);
+	struct ibv_context *ctx = ibv_open_device(dev);
+	struct ibv_device_attr da;
+	struct ibv_pd *pd = NULL;
+	struct ibv_mr *mr = NULL;
+	struct ibv_cq *cq = NULL;
+	struct ibv_qp *qp = NULL;
+	void *buf = NULL;
+
+	step(c, "open_device", name, ctx ? 0 : errno ? errno : ENODEV, -1);
+	if (!ctx)
+		return;
+	if (!ibv_query_device(ctx, &da))
+		port_facts(c, ctx, name, da.phys_port_cnt);
+	pd = ibv_alloc_pd(ctx);
+	step(c, "alloc_pd", name, pd ? 0 : errno ? errno : ENOMEM, -1);
+	if (!pd)
+		goto out;
+	buf = calloc(1, SMOKE_MR_BYTES);
+	mr = buf ? ibv_reg_mr(pd, buf, SMOKE_MR_BYTES, IBV_ACCESS_LOCAL_WRITE) :
+		   NULL;
+	step(c, "reg_mr", name, mr ? 0 : errno ? errno : ENOMEM, -1);
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	step(c, "create_cq", name, cq ? 0 : errno ? errno : ENOMEM, -1);
+	if (cq) {
+		struct ibv_qp_init_attr qa = { 0 };
+		struct ibv_qp_attr attr = { 0 };
+
+		qa.send_cq = qa.recv_cq = cq;
+		qa.qp_type = IBV_QPT_RC;
+		qa.cap.max_send_wr = qa.cap.max_recv_wr = 1;
+		qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+		qp = ibv_create_qp(pd, &qa);
+		step(c, "create_qp", name, qp ? 0 : errno ? errno : ENOMEM, -1);
+		if (qp) {
+			attr.qp_state = IBV_QPS_INIT;
+			attr.port_num = 1;
+			step(c, "modify_qp_init", name,
+			     ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+							      IBV_QP_PORT |
+							      IBV_QP_ACCESS_FLAGS),
+			     -1);
+		}
+	}
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (cq)
+		ibv_destroy_cq(cq);
+	if (mr)
+		ibv_dereg_mr(mr);
+	free(buf);
+	ibv_dealloc_pd(pd);
+out:
+	ibv_close_device(ctx);
+}
+
+void col_verbs(struct col_ctx *c, struct col_status *st)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	col_progress(c, "asking libibverbs for devices");
+	errno = 0;
+	list = ibv_get_device_list(&n);
+	if (!list) {
+		int err = errno ? errno : ENODEV;
+
+		step(c, "get_device_list", NULL, err, 0);
+		col_status(st, FETCH_OK, "ibv_get_device_list failed: %s",
+			   strerror(err));
+		return;
+	}
+	step(c, "get_device_list", NULL, 0, n);
+	for (int i = 0; i < n; i++) {
+		col_progress(c, "verbs smoke test on %s",
+			     ibv_get_device_name(list[i]));
+		smoke(c, list[i]);
+	}
+	ibv_free_device_list(list);
+	col_status(st, FETCH_OK, "libibverbs: %d devices", n);
+}
+
+void col_limits(struct col_ctx *c, struct col_status *st)
+{
+	struct rlimit rl;
+	struct emit e;
+	struct fact *f;
+	int64_t kb;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		col_status(st, FETCH_ERROR, "getrlimit: %s", strerror(errno));
+		return;
+	}
+	kb = rl.rlim_cur == RLIM_INFINITY ? -1 : (int64_t)(rl.rlim_cur / 1024);
+	emit_init(&e, c->fb, "live: getrlimit(RLIMIT_MEMLOCK)");
+	f = emit_begin(&e, "limits", NULL);
+	emit_str(&e, f, "scope", "process", 7, NULL);
+	emit_int(&e, f, "memlock_kb", kb, NULL);
+	emit_end(&e, f);
+	col_status(st, FETCH_OK, "memlock %s",
+		   kb < 0 ? "unlimited" : "limited");
+}

@@ -1,0 +1,417 @@
+/* Collection runs: the collector table, loose files, collector statuses
+ * and the knowledge-base enrichment of collected facts. */
+#include "collectors/collect.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collectors/collector.h"
+#include "collectors/formats.h"
+#include "engine/symbol.h"
+#include "engine/vocab.h"
+#include "engine/xalloc.h"
+
+#define LOOSE_FILE_MAX (256u << 20) /* @@ largest loose file read */
+
+static const struct {
+	const char *name;
+	const char *inputs;
+	const char *kinds;
+	col_fn fn;
+	unsigned where;
+} collectors[] = {
+#define X(name, inputs, kinds, where) { #name, inputs, kinds, col_##name, where },
+	COLLECTORS(X)
+#undef X
+};
+
+/* A collector's outcome so far, across the sources of one host. */
+struct outcome {
+	char *name;
+	enum fetch_status status;
+	bool read_any;
+	char *detail;
+};
+
+struct collect_run {
+	struct fact_base *fb;
+	struct diag *d;
+	collect_progress_fn progress;
+	void *arg;
+	struct outcome *outcomes;
+	size_t n, cap;
+};
+
+/* Whether a outranks b: anything read beats nothing read, then the
+ * milder problem wins. */
+static bool better(enum fetch_status a, bool read_a, enum fetch_status b,
+		   bool read_b)
+{
+	static const int rank[] = {
+		[FETCH_OK] = 4, [FETCH_TRUNCATED] = 3, [FETCH_TIMEOUT] = 2,
+		[FETCH_ERROR] = 1, [FETCH_MISSING] = 0,
+	};
+
+	if (read_a != read_b)
+		return read_a;
+	return rank[a] > rank[b];
+}
+
+static void record(struct collect_run *run, const char *name,
+		   enum fetch_status status, bool read_any, const char *detail)
+{
+	struct outcome *o = NULL;
+
+	for (size_t i = 0; i < run->n; i++)
+		if (!strcmp(run->outcomes[i].name, name))
+			o = &run->outcomes[i];
+	if (!o) {
+		xgrow(&run->outcomes, &run->cap, run->n + 1,
+		      sizeof(*run->outcomes));
+		o = &run->outcomes[run->n++];
+		o->name = xstrdup(name);
+		o->status = status;
+		o->read_any = read_any;
+		o->detail = xstrdup(detail);
+		return;
+	}
+	if (better(status, read_any, o->status, o->read_any)) {
+		o->status = status;
+		o->read_any = read_any;
+		free(o->detail);
+		o->detail = xstrdup(detail);
+	}
+}
+
+struct collect_run *collect_run_new(struct fact_base *fb, struct diag *d,
+				    collect_progress_fn progress, void *arg)
+{
+	struct collect_run *run = xcalloc(1, sizeof(*run));
+
+	run->fb = fb;
+	run->d = d;
+	run->progress = progress;
+	run->arg = arg;
+	return run;
+}
+
+void col_status(struct col_status *st, enum fetch_status s, const char *fmt,
+		...)
+{
+	va_list ap;
+
+	if (s == FETCH_OK || s == FETCH_TRUNCATED)
+		st->read_any = true;
+	st->seen |= 1u << s;
+	if (st->detail.len)
+		sb_puts(&st->detail, "; ");
+	va_start(ap, fmt);
+	sb_vprintf(&st->detail, fmt, ap);
+	va_end(ap);
+}
+
+enum fetch_status col_final(const struct col_status *st)
+{
+	if (st->read_any)
+		return st->seen & (1u << FETCH_TRUNCATED) ? FETCH_TRUNCATED :
+							     FETCH_OK;
+	if (st->seen & (1u << FETCH_TIMEOUT))
+		return FETCH_TIMEOUT;
+	if (st->seen & (1u << FETCH_ERROR))
+		return FETCH_ERROR;
+	return FETCH_MISSING;
+}
+
+void col_progress(struct col_ctx *c, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!c->run->progress)
+		return;
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	c->run->progress(c->run->arg, sb_str(&sb));
+	sb_release(&sb);
+}
+
+int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
+	      const char *arg)
+{
+	const struct format *fmt = format_find(format);
+	struct emit e;
+
+	if (!fmt)
+		return 0;
+	emit_init(&e, c->fb, f->where);
+	return fmt->parse(&e, f->data, f->len, arg);
+}
+
+bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size)
+{
+	struct fetch f;
+	size_t n;
+
+	if (source_read(c->src, path, 4096, &f) || !f.len) {
+		fetch_release(&f);
+		return false;
+	}
+	n = strcspn(f.data, "\n");
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, f.data, n);
+	buf[n] = '\0';
+	fetch_release(&f);
+	return true;
+}
+
+void collect_source(struct collect_run *run, struct source *src)
+{
+	struct col_ctx c = { run, src, run->fb, run->d, "" };
+	unsigned where = source_is_live(src) ? COL_LIVE : COL_TREE;
+
+	for (size_t i = 0; i < ARRAY_SIZE(collectors); i++) {
+		struct col_status st = { 0, false, STRBUF_INIT };
+
+		if (!(collectors[i].where & where))
+			continue;
+		collectors[i].fn(&c, &st);
+		if (!st.seen)
+			col_status(&st, FETCH_MISSING, "nothing found");
+		record(run, collectors[i].name, col_final(&st), st.read_any,
+		       sb_str(&st.detail));
+		sb_release(&st.detail);
+	}
+}
+
+/* Reads a loose file, refusing what is not a regular file. */
+static int read_loose(struct collect_run *run, const char *path,
+		      struct fetch *f)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	char buf[65536];
+	ssize_t n;
+
+	memset(f, 0, sizeof(*f));
+	if (fd < 0) {
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL, "cannot read: %s",
+			strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
+			S_ISDIR(st.st_mode) ?
+				"is a directory, but not a sosreport, snapshot or --root tree" :
+				"is not a regular file");
+		close(fd);
+		return -EINVAL;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		if (sb.len + (size_t)n > LOOSE_FILE_MAX) {
+			f->status = FETCH_TRUNCATED;
+			f->detail = xasprintf("only the first %u MiB were read",
+					      LOOSE_FILE_MAX >> 20);
+			break;
+		}
+		sb_add(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	f->len = sb.len;
+	f->data = sb_detach(&sb);
+	f->where = xstrdup(path);
+	return 0;
+}
+
+static void known_kinds(struct strbuf *sb)
+{
+	for (size_t i = 0; i < format_count(); i++)
+		sb_printf(sb, "%s%s", i ? ", " : "", format_at(i)->name);
+}
+
+int collect_file(struct collect_run *run, const char *path,
+		 const char *format)
+{
+	const struct format *fmt = NULL;
+	struct fetch f;
+	struct emit e;
+	int score = 100, facts;
+	char *detail;
+
+	if (format && !(fmt = format_find(format))) {
+		struct strbuf sb = STRBUF_INIT;
+
+		known_kinds(&sb);
+		diag_error(run->d, "unknown kind '%s' in '%s=%s'; known kinds: %s",
+			   format, format, path, sb_str(&sb));
+		sb_release(&sb);
+		return -EINVAL;
+	}
+	if (run->progress) {
+		char *step = xasprintf("reading %s", path);
+
+		run->progress(run->arg, step);
+		free(step);
+	}
+	if (read_loose(run, path, &f))
+		return -EINVAL;
+	if (!fmt && !(fmt = format_detect(f.data, f.len, &score))) {
+		struct strbuf sb = STRBUF_INIT;
+
+		known_kinds(&sb);
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
+			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s",
+			path, sb_str(&sb));
+		sb_release(&sb);
+		fetch_release(&f);
+		return -EINVAL;
+	}
+	emit_init(&e, run->fb, path);
+	facts = fmt->parse(&e, f.data, f.len, NULL);
+	detail = xasprintf("%s: %d fact%s%s", path, facts, facts == 1 ? "" : "s",
+			   f.status == FETCH_TRUNCATED ? " (file cut at the size cap)" : "");
+	record(run, fmt->name, facts ? f.status : FETCH_ERROR, facts > 0,
+	       facts ? detail : "no facts found in the file");
+	if (!facts)
+		diag_at(run->d, DIAG_WARNING, path, 0, 0, NULL,
+			"read as %s, but it holds nothing rdmadoctor understands",
+			fmt->name);
+	free(detail);
+	fetch_release(&f);
+	return 0;
+}
+
+/* Fills hca.family (and the PCI id when only the model is known) from
+ * the adapter entries of the knowledge base. */
+static void enrich_hcas(struct fact_base *fb)
+{
+	uint32_t hca = sym_intern_cstr("hca"), adapter = sym_intern_cstr("adapter");
+	uint32_t model = sym_intern_cstr("model"), family = sym_intern_cstr("family");
+	uint32_t devid = sym_intern_cstr("pci_device_id");
+	size_t n;
+	const uint32_t *ids = fact_base_of_kind(fb, hca, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct fact *h = (struct fact *)fact_base_get(fb, ids[i]);
+		const struct value *key = fact_get(h, devid);
+		const uint32_t *hit;
+		size_t k = 0;
+
+		if (fact_get(h, family))
+			continue;
+		hit = key ? fact_base_lookup(fb, adapter, devid, key, &k) : NULL;
+		if (!k && (key = fact_get(h, model)))
+			hit = fact_base_lookup(fb, adapter, model, key, &k);
+		if (k) {
+			const struct fact *a = fact_base_get(fb, hit[0]);
+			const struct field *fam = fact_field(a, family);
+
+			/* No provenance: the family is knowledge, not host
+			 * evidence. */
+			if (fam)
+				fact_put_at(fb, h, family, fam->v, 0, 0, NULL, 0);
+		}
+	}
+}
+
+void collect_finish(struct collect_run *run)
+{
+	uint32_t kind = sym_intern_cstr("collector");
+	uint32_t src = fact_base_source(run->fb, "collectors");
+
+	for (size_t i = 0; i < run->n; i++) {
+		struct outcome *o = &run->outcomes[i];
+		const char *st = fetch_status_to_str(o->status);
+		char *line = xasprintf("%s: %s, %s", o->name, st, o->detail);
+		struct fact *f = fact_base_begin(run->fb, kind, src,
+						 (uint32_t)i + 1, line,
+						 strlen(line));
+		bool added;
+
+		free(line);
+		fact_put(run->fb, f, sym_intern_cstr("name"), value_cstr(o->name), 0,
+			 NULL, 0);
+		fact_put(run->fb, f, sym_intern_cstr("status"), value_cstr(st), 0,
+			 NULL, 0);
+		fact_put(run->fb, f, sym_intern_cstr("detail"),
+			 value_cstr(o->detail), 0, NULL, 0);
+		fact_base_commit(run->fb, f, &added);
+		free(o->name);
+		free(o->detail);
+	}
+	enrich_hcas(run->fb);
+	free(run->outcomes);
+	free(run);
+}
+
+static bool produces(const char *kinds, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	for (const char *p = kinds; (p = strstr(p, kind)); p += n)
+		if ((p == kinds || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+bool collect_kind_missing(const struct fact_base *fb, const char *kind,
+			  struct strbuf *inputs)
+{
+	uint32_t ksym = sym_intern_cstr("collector"), name = sym_intern_cstr("name");
+	uint32_t status = sym_intern_cstr("status");
+	bool any = false, all_missing = true;
+
+	for (size_t i = 0; i < ARRAY_SIZE(collectors) + format_count(); i++) {
+		const char *cname, *kinds, *in;
+		const uint32_t *ids;
+		struct value v;
+		size_t n;
+
+		if (i < ARRAY_SIZE(collectors)) {
+			cname = collectors[i].name;
+			kinds = collectors[i].kinds;
+			in = collectors[i].inputs;
+		} else {
+			cname = format_at(i - ARRAY_SIZE(collectors))->name;
+			kinds = format_at(i - ARRAY_SIZE(collectors))->kinds;
+			in = format_at(i - ARRAY_SIZE(collectors))->what;
+		}
+		if (!produces(kinds, kind))
+			continue;
+		any = true;
+		v = value_cstr(cname);
+		ids = fact_base_lookup(fb, ksym, name, &v, &n);
+		if (n) {
+			const char *st = value_text(fact_get(fact_base_get(fb, ids[0]),
+							     status));
+
+			if (st && (!strcmp(st, "ok") || !strcmp(st, "truncated")))
+				all_missing = false;
+		}
+		if (inputs && !strstr(sb_str(inputs), in))
+			sb_printf(inputs, "%s%s", inputs->len ? ", " : "", in);
+	}
+	return any && all_missing;
+}
+
+size_t collect_collector_count(void)
+{
+	return ARRAY_SIZE(collectors);
+}
+
+const char *collect_collector_at(size_t i, const char **inputs,
+				 const char **kinds)
+{
+	if (i >= ARRAY_SIZE(collectors))
+		return NULL;
+	*inputs = collectors[i].inputs;
+	*kinds = collectors[i].kinds;
+	return collectors[i].name;
+}

@@ -1,0 +1,46 @@
+/* Collection: runs every collector that applies to a source, parses loose
+ * files, and records what each collector could read as collector facts,
+ * so that a rule needing missing evidence is reported as skipped rather
+ * than silently not firing. */
+#ifndef RD_COLLECT_H
+#define RD_COLLECT_H
+
+#include <stdbool.h>
+
+#include "collectors/source.h"
+#include "engine/diag.h"
+#include "engine/fact.h"
+#include "engine/strbuf.h"
+
+/* Called before each step with a short description ("reading
+ * /sys/class/infiniband", "running ibstat"). */
+typedef void (*collect_progress_fn)(void *arg, const char *step);
+
+struct collect_run;
+
+struct collect_run *collect_run_new(struct fact_base *fb, struct diag *d,
+				    collect_progress_fn progress, void *arg);
+/* Runs the collectors that apply to the source. */
+void collect_source(struct collect_run *run, struct source *src);
+/* Parses one loose file.  format is a format name (KIND of KIND=FILE) or
+ * NULL to detect it from the content.  Returns 0, or -EINVAL after
+ * reporting an unreadable or unrecognised file (the error lists the known
+ * kinds). */
+int collect_file(struct collect_run *run, const char *path,
+		 const char *format);
+/* Records the collector facts and fills in what the knowledge base adds
+ * (adapter family of each hca).  The run is freed. */
+void collect_finish(struct collect_run *run);
+
+/* Whether every collector that produces facts of kind reported its input
+ * missing (or was not run); *inputs gets their inputs, for a 'skipped'
+ * entry.  False when the kind is not collected at all. */
+bool collect_kind_missing(const struct fact_base *fb, const char *kind,
+			  struct strbuf *inputs);
+
+/* The collector table, for --help and documentation. */
+size_t collect_collector_count(void);
+const char *collect_collector_at(size_t i, const char **inputs,
+				 const char **kinds);
+
+#endif

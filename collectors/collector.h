@@ -1,0 +1,63 @@
+/* The collector interface, shared by collect.c and the collectors. */
+#ifndef RD_COLLECTOR_H
+#define RD_COLLECTOR_H
+
+#include <stdbool.h>
+
+#include "collectors/collect.h"
+#include "collectors/parse.h"
+#include "collectors/source.h"
+
+struct col_ctx {
+	struct collect_run *run;
+	struct source *src;
+	struct fact_base *fb;
+	struct diag *d;
+	char release[128];	/* kernel release, once the host collector ran */
+};
+
+/* What a collector could read.  Its status is ok (or truncated) when it
+ * read anything, else the most telling failure: timeout, error, missing.
+ * The detail says what was read or why not. */
+struct col_status {
+	unsigned seen;		/* bit per enum fetch_status */
+	bool read_any;
+	struct strbuf detail;
+};
+
+enum fetch_status col_final(const struct col_status *st);
+
+void col_status(struct col_status *st, enum fetch_status s, const char *fmt,
+		...) __attribute__((format(printf, 3, 4)));
+void col_progress(struct col_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Parses a fetched text with a format; returns the facts added. */
+int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
+	      const char *arg);
+/* Reads a one-line sysfs-style file into buf; false when absent. */
+bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size);
+
+typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
+
+#define COL_LIVE 0x1u		/* runs on live hosts */
+#define COL_TREE 0x2u		/* runs on directory and archive bundles */
+
+#define COLLECTORS(X)                                                          \
+	X(host, "uname, hostname, /etc/os-release", "host", COL_LIVE | COL_TREE) \
+	X(kernel_config, "/proc/config.gz or /boot/config-<release>", "kconfig", COL_LIVE | COL_TREE) \
+	X(modules, "/proc/modules, lsmod, /sys/module", "module", COL_LIVE | COL_TREE) \
+	X(module_versions, "/sys/module/*/version and taint", "driver", COL_LIVE | COL_TREE) \
+	X(modinfo, "modinfo output (sosreport modinfo_ALL_MODULES)", "driver", COL_TREE) \
+	X(sysfs_infiniband, "/sys/class/infiniband", "hca port", COL_LIVE | COL_TREE) \
+	X(pci, "/sys/bus/pci/devices", "pcie", COL_LIVE | COL_TREE) \
+	X(ibstat, "ibstat", "hca port tool_error", COL_LIVE | COL_TREE) \
+	X(ethtool, "ethtool -i <interface>", "driver netdev", COL_LIVE | COL_TREE) \
+	X(verbs, "libibverbs (device list and a smoke test)", "verbs hca port", COL_LIVE) \
+	X(limits, "getrlimit(RLIMIT_MEMLOCK)", "limits", COL_LIVE)
+
+#define X(name, inputs, kinds, where) \
+	void col_##name(struct col_ctx *c, struct col_status *st);
+COLLECTORS(X)
+#undef X
+
+#endif

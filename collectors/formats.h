@@ -1,0 +1,50 @@
+/* The text formats rdmadoctor reads: one parser per tool output, each a
+ * pure function from text to facts, plus content detection for loose
+ * files. */
+#ifndef RD_FORMATS_H
+#define RD_FORMATS_H
+
+#include <stddef.h>
+
+#include "collectors/parse.h"
+
+/* Parses text into facts through e.  arg carries context the text lacks
+ * (the interface of an ethtool -i output, ...), or NULL.  Returns the
+ * number of facts added. */
+typedef int (*parse_fn)(struct emit *e, const char *text, size_t len,
+			const char *arg);
+/* How sure (0-100) the text is of this format. */
+typedef int (*detect_fn)(const char *text, size_t len);
+
+struct format {
+	const char *name;	/* "ibstat"; the KIND of KIND=FILE */
+	const char *what;	/* one line for --help and errors */
+	parse_fn parse;
+	detect_fn detect;
+	const char *kinds;	/* fact kinds it produces, space separated */
+};
+
+size_t format_count(void);
+const struct format *format_at(size_t i);
+const struct format *format_find(const char *name);
+/* The format the text most likely is, or NULL when none scores 30 or
+ * more; *score gets the winning score. */
+const struct format *format_detect(const char *text, size_t len, int *score);
+
+#define FORMAT_LIST(X)                                                       \
+	X(ibstat, "ibstat output (CA blocks with ports)", "hca port tool_error") \
+	X(lsmod, "lsmod output", "module")                                    \
+	X(proc_modules, "/proc/modules", "module")                            \
+	X(modinfo, "modinfo output (one or more modules)", "driver")          \
+	X(ethtool_i, "ethtool -i output", "driver netdev")                   \
+	X(perftest, "perftest output (ib_write_bw, ib_read_lat, ...)", "perftest") \
+	X(kconfig, "kernel configuration (/boot/config-*, /proc/config.gz)", "kconfig")
+
+#define X(name, what, kinds)                                              \
+	int parse_##name(struct emit *e, const char *text, size_t len,   \
+			 const char *arg);                                \
+	int detect_##name(const char *text, size_t len);
+FORMAT_LIST(X)
+#undef X
+
+#endif

@@ -1,0 +1,323 @@
+/* Line iteration, text helpers and the emit API. */
+#include "collectors/parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/symbol.h"
+
+/* Longest text value a fact keeps; longer values are cut with "...". */
+#define EMIT_VALUE_MAX 4096 /* @@ */
+
+void lines_init(struct lines *it, const char *text, size_t len)
+{
+	it->text = text;
+	it->len = len;
+	it->pos = 0;
+	it->no = 0;
+}
+
+bool lines_next(struct lines *it, struct line *ln)
+{
+	const char *start, *nl;
+	size_t n;
+
+	if (it->pos >= it->len)
+		return false;
+	start = it->text + it->pos;
+	nl = memchr(start, '\n', it->len - it->pos);
+	n = nl ? (size_t)(nl - start) : it->len - it->pos;
+	it->pos += n + (nl != NULL);
+	if (n && start[n - 1] == '\r')
+		n--;
+	ln->p = start;
+	ln->len = n;
+	ln->no = ++it->no;
+	return true;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+struct line line_trim(struct line ln)
+{
+	while (ln.len && blank(ln.p[0])) {
+		ln.p++;
+		ln.len--;
+	}
+	while (ln.len && (blank(ln.p[ln.len - 1]) || ln.p[ln.len - 1] == '\r'))
+		ln.len--;
+	return ln;
+}
+
+bool line_starts(const struct line *ln, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return ln->len >= n && !memcmp(ln->p, prefix, n);
+}
+
+bool line_eq(const struct line *ln, const char *s)
+{
+	return ln->len == strlen(s) && !memcmp(ln->p, s, ln->len);
+}
+
+bool line_kv(const struct line *ln, char sep, struct line *key,
+	     struct line *val)
+{
+	const char *at = memchr(ln->p, sep, ln->len);
+
+	if (!at)
+		return false;
+	*key = *ln;
+	key->len = (size_t)(at - ln->p);
+	*key = line_trim(*key);
+	*val = *ln;
+	val->p = at + 1;
+	val->len = (size_t)(ln->p + ln->len - (at + 1));
+	*val = line_trim(*val);
+	return true;
+}
+
+bool line_contains(const struct line *ln, const char *s)
+{
+	return memmem(ln->p, ln->len, s, strlen(s)) != NULL;
+}
+
+char *line_copy(const struct line *ln, char *buf, size_t size)
+{
+	size_t n = ln->len < size - 1 ? ln->len : size - 1;
+
+	memcpy(buf, ln->p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+size_t line_split(const struct line *ln, struct line *tok, size_t max)
+{
+	struct line rest = line_trim(*ln);
+	size_t n = 0;
+
+	while (rest.len && n < max) {
+		size_t i = 0;
+
+		if (n == max - 1) {
+			tok[n++] = rest;
+			break;
+		}
+		while (i < rest.len && !blank(rest.p[i]))
+			i++;
+		tok[n].p = rest.p;
+		tok[n].len = i;
+		tok[n].no = ln->no;
+		n++;
+		rest.p += i;
+		rest.len -= i;
+		rest = line_trim(rest);
+	}
+	return n;
+}
+
+bool line_number(const struct line *ln, double *out)
+{
+	char buf[64], *end;
+	struct line t = line_trim(*ln);
+
+	line_copy(&t, buf, sizeof(buf));
+	*out = strtod(buf, &end);
+	return end != buf;
+}
+
+struct line line_unmark(struct line ln)
+{
+	ln = line_trim(ln);
+	while (ln.len >= 2 && ln.p[0] == '*' && ln.p[1] == '*') {
+		ln.p += 2;
+		ln.len -= 2;
+	}
+	while (ln.len >= 2 && ln.p[ln.len - 1] == '*' && ln.p[ln.len - 2] == '*')
+		ln.len -= 2;
+	if (ln.len >= 2 && ln.p[0] == '`' && ln.p[ln.len - 1] == '`') {
+		ln.p++;
+		ln.len -= 2;
+	}
+	return line_trim(ln);
+}
+
+/* Length of a valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t need;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4;
+	else
+		return 0;
+	if (n < need)
+		return 0;
+	for (size_t i = 1; i < need; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (need == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) ||
+			  (s[0] == 0xed && s[1] >= 0xa0)))
+		return 0;
+	if (need == 4 && ((s[0] == 0xf0 && s[1] < 0x90) ||
+			  (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return need;
+}
+
+void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k;
+
+		if (i >= max) {
+			sb_puts(out, "...");
+			return;
+		}
+		k = utf8_len(p + i, n - i);
+		if (k == 1 && (p[i] >= 0x20 || p[i] == '\t') && p[i] != 0x7f) {
+			sb_putc(out, (char)p[i]);
+		} else if (k > 1) {
+			sb_add(out, s + i, k);
+		} else {
+			sb_printf(out, "\\x%02x", p[i]);
+			k = 1;
+		}
+		i += k;
+	}
+}
+
+const char *driver_origin_of(const char *v, size_t n)
+{
+	size_t i = 0, dots_after_dash = 0;
+	bool dash = false;
+
+	if (!n)
+		return "unknown";
+	if (memchr(v, '(', n))
+		return "inbox";	/* "3.0-1 (January 2015)": old in-tree style */
+	for (; i < n; i++) {
+		char c = v[i];
+
+		if (c == '-' && !dash && i > 0)
+			dash = true;
+		else if (c == '.' && dash)
+			dots_after_dash++;
+		else if (!(c >= '0' && c <= '9') && c != '.')
+			return "unknown";
+	}
+	return dash && dots_after_dash >= 2 ? "mlnx_ofed" : "unknown";
+}
+
+void emit_init(struct emit *e, struct fact_base *fb, const char *source)
+{
+	e->fb = fb;
+	e->src = fact_base_source(fb, source);
+	e->nfacts = 0;
+}
+
+struct fact *emit_begin(struct emit *e, const char *kind,
+			const struct line *ln)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct fact *f;
+
+	if (ln)
+		text_sanitize(&sb, ln->p, ln->len, 512);
+	f = fact_base_begin(e->fb, sym_intern_cstr(kind), e->src,
+			    ln ? ln->no : 0, ln ? sb_str(&sb) : NULL, sb.len);
+	sb_release(&sb);
+	return f;
+}
+
+void emit_value(struct emit *e, struct fact *f, const char *field,
+		struct value v, const struct line *ln)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!f)
+		return;
+	if (ln)
+		text_sanitize(&sb, ln->p, ln->len, 512);
+	fact_put(e->fb, f, sym_intern_cstr(field), v, ln ? ln->no : 0,
+		 ln ? sb_str(&sb) : NULL, sb.len);
+	sb_release(&sb);
+}
+
+void emit_str(struct emit *e, struct fact *f, const char *field,
+	      const char *s, size_t n, const struct line *ln)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	text_sanitize(&sb, s, n, EMIT_VALUE_MAX);
+	if (sb.len && strcmp(sb_str(&sb), "..."))
+		emit_value(e, f, field, value_str(sb_str(&sb), sb.len), ln);
+	sb_release(&sb);
+}
+
+void emit_line(struct emit *e, struct fact *f, const char *field,
+	       const struct line *val, const struct line *ln)
+{
+	emit_str(e, f, field, val->p, val->len, ln);
+}
+
+void emit_int(struct emit *e, struct fact *f, const char *field, int64_t v,
+	      const struct line *ln)
+{
+	emit_value(e, f, field, value_int(v), ln);
+}
+
+void emit_num(struct emit *e, struct fact *f, const char *field, double v,
+	      const struct line *ln)
+{
+	emit_value(e, f, field, value_num(v), ln);
+}
+
+void emit_bool(struct emit *e, struct fact *f, const char *field, bool v,
+	       const struct line *ln)
+{
+	emit_value(e, f, field, value_bool(v), ln);
+}
+
+void emit_attr(struct emit *e, struct fact *f, const char *field,
+	       const char *file, const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t src = fact_base_source(e->fb, file);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		n--;
+	text_sanitize(&sb, s, n, EMIT_VALUE_MAX);
+	if (f && sb.len)
+		fact_put_at(e->fb, f, sym_intern_cstr(field),
+			    value_str(sb_str(&sb), sb.len), src, 1, sb_str(&sb),
+			    sb.len);
+	sb_release(&sb);
+}
+
+const struct fact *emit_end(struct emit *e, struct fact *f)
+{
+	bool added;
+
+	if (!f)
+		return NULL;
+	if (!f->nfields) {
+		fact_base_abandon(e->fb, f);
+		return NULL;
+	}
+	e->nfacts++;
+	return fact_base_commit(e->fb, f, &added);
+}

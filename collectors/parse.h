@@ -1,0 +1,93 @@
+/* What every parser shares: line iteration over untrusted text, small
+ * text helpers, and the emit API that turns values into facts with the
+ * line they came from. */
+#ifndef RD_PARSE_H
+#define RD_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/fact.h"
+#include "engine/strbuf.h"
+
+/* One line of input, without its line terminator. */
+struct line {
+	const char *p;
+	size_t len;
+	uint32_t no;		/* 1-based */
+};
+
+struct lines {
+	const char *text;
+	size_t len, pos;
+	uint32_t no;
+};
+
+void lines_init(struct lines *it, const char *text, size_t len);
+/* Next line ("\n" or "\r\n" terminated, or the unterminated tail). */
+bool lines_next(struct lines *it, struct line *ln);
+
+/* Trims spaces and tabs at both ends. */
+struct line line_trim(struct line ln);
+bool line_starts(const struct line *ln, const char *prefix);
+bool line_eq(const struct line *ln, const char *s);
+bool line_contains(const struct line *ln, const char *s);
+/* Splits "key: value" at the first sep; both parts trimmed.  False when
+ * there is no sep. */
+bool line_kv(const struct line *ln, char sep, struct line *key,
+	     struct line *val);
+/* Copies the line into a NUL-terminated buffer (truncating); returns buf. */
+char *line_copy(const struct line *ln, char *buf, size_t size);
+/* Splits the line at runs of spaces and tabs into at most max tokens;
+ * returns the count (the last token is not split further). */
+size_t line_split(const struct line *ln, struct line *tok, size_t max);
+/* Parses a leading decimal number (after spaces); false when none. */
+bool line_number(const struct line *ln, double *out);
+/* Drops markdown emphasis a poster may have added ("**x**", "`x`"). */
+struct line line_unmark(struct line ln);
+
+/* Appends s with control characters and invalid UTF-8 escaped as \xNN,
+ * so that no byte from a bundle reaches a terminal or JSON raw; stops
+ * after max bytes of input with "...". */
+void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max);
+
+/* The origin a driver version string suggests: "mlnx_ofed" for the
+ * release-style numbers MLNX_OFED and DOCA-OFED give their modules
+ * ("5.7-1.0.2"), "inbox" for the old in-tree "3.0-1 (January 2015)",
+ * else "unknown". */
+const char *driver_origin_of(const char *v, size_t n);
+
+/* The fact sink of one parsed file: every fact it adds cites this source. */
+struct emit {
+	struct fact_base *fb;
+	uint32_t src;
+	unsigned nfacts;	/* facts committed */
+};
+
+void emit_init(struct emit *e, struct fact_base *fb, const char *source);
+/* Starts a fact that cites ln (may be NULL). */
+struct fact *emit_begin(struct emit *e, const char *kind,
+			const struct line *ln);
+/* Sets a field from text; the fact base converts it to the field's type
+ * and drops it when it does not convert ("..." for an elided number). */
+void emit_str(struct emit *e, struct fact *f, const char *field,
+	      const char *s, size_t n, const struct line *ln);
+void emit_line(struct emit *e, struct fact *f, const char *field,
+	       const struct line *val, const struct line *ln);
+void emit_int(struct emit *e, struct fact *f, const char *field, int64_t v,
+	      const struct line *ln);
+void emit_num(struct emit *e, struct fact *f, const char *field, double v,
+	      const struct line *ln);
+void emit_bool(struct emit *e, struct fact *f, const char *field, bool v,
+	       const struct line *ln);
+void emit_value(struct emit *e, struct fact *f, const char *field,
+		struct value v, const struct line *ln);
+/* Sets a field read from a one-value file (sysfs): the field cites that
+ * file, line 1. */
+void emit_attr(struct emit *e, struct fact *f, const char *field,
+	       const char *file, const char *s, size_t n);
+/* Commits the fact (merging with an equal-keyed one); NULL f is ignored. */
+const struct fact *emit_end(struct emit *e, struct fact *f);
+
+#endif

@@ -1,0 +1,109 @@
+/* Where evidence comes from.  A collector never opens a path or runs a
+ * program itself: it asks a source for "/sys/class/infiniband/mlx5_0/
+ * fw_ver" or for the output of "ibstat", and the source knows where that
+ * lives: on the running host, below a --root directory, or inside a
+ * sosreport, sysinfo-snapshot or rdmadoctor snapshot (a directory or a
+ * tarball read in place). */
+#ifndef RD_SOURCE_H
+#define RD_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "collectors/catalog.h"
+#include "engine/diag.h"
+
+enum fetch_status {
+	FETCH_OK,
+	FETCH_MISSING,		/* not there (not collected, not installed) */
+	FETCH_ERROR,		/* there but unreadable, or the tool failed */
+	FETCH_TIMEOUT,		/* the command was killed at the timeout */
+	FETCH_TRUNCATED,	/* only part of it (a cap, or sos's .tailed) */
+};
+
+const char *fetch_status_to_str(enum fetch_status s);
+
+/* What a read or a command produced. */
+struct fetch {
+	enum fetch_status status;
+	char *data;		/* NUL-terminated; may hold NUL bytes */
+	size_t len;
+	char *where;		/* provenance: bundle path, or "live: ibstat" */
+	char *detail;		/* why not OK, or NULL */
+	int exit_code;		/* commands; -1 when unknown */
+};
+
+void fetch_release(struct fetch *f);
+
+/* A sorted list of names. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+void names_add(struct names *l, const char *s);
+void names_sort(struct names *l);
+void names_release(struct names *l);
+
+#define SOURCE_KINDS(X)                                         \
+	X(LIVE, "live", "the running host")                     \
+	X(ROOT, "root", "a directory snapshot given by --root") \
+	X(SOSREPORT, "sosreport", "a sosreport")                \
+	X(SNAPSHOT, "snapshot", "an rdmadoctor collect bundle") \
+	X(SYSINFO, "sysinfo-snapshot", "an NVIDIA sysinfo-snapshot bundle") \
+	X(FILES, "files", "loose command outputs")
+
+enum source_kind {
+#define X(id, name, doc) SOURCE_##id,
+	SOURCE_KINDS(X)
+#undef X
+};
+
+const char *source_kind_to_str(enum source_kind kind);
+
+struct source;
+
+struct source_opts {
+	unsigned timeout_ms;	/* per command, live */
+	size_t max_read;	/* per file or command output */
+};
+
+/* The running host. */
+struct source *source_live_new(const struct source_opts *o);
+/* A directory: a sosreport, snapshot or sysinfo-snapshot when it has
+ * their markers, else a --root style tree.  root_only forces the latter.
+ * NULL after reporting to d when the directory cannot be read. */
+struct source *source_dir_new(const char *dir, bool root_only,
+			      const struct source_opts *o, struct diag *d);
+void source_free(struct source *s);
+
+enum source_kind source_kind(const struct source *s);
+const char *source_path(const struct source *s);
+bool source_is_live(const struct source *s);
+
+/* How a host path is named in evidence: the path itself on a live host,
+ * the path inside the bundle otherwise ("sys/module/mlx5_ib/version").
+ * Owned result. */
+char *source_name_of(const struct source *s, const char *path);
+
+/* Reads a file by its absolute path on the described host
+ * ("/proc/modules").  Symbolic links resolve inside the bundle.  At most
+ * max bytes are kept (0 = the source's max_read). */
+int source_read(struct source *s, const char *path, size_t max,
+		struct fetch *out);
+/* Entries of a directory, sorted; 0, or -ENOENT and friends. */
+int source_list(struct source *s, const char *dir, struct names *out);
+/* The path a link (or chain of links) finally names, as a host path. */
+int source_realpath(struct source *s, const char *path, char **out);
+bool source_exists(struct source *s, const char *path);
+
+/* The output of a catalog command, for one item when the command takes
+ * one.  Live sources run it; bundles look it up. */
+int source_command(struct source *s, const struct command *cmd,
+		   const char *item, struct fetch *out);
+/* The items a command has output for (bundles), or that exist to run it
+ * on (live: entries of items_dir). */
+int source_command_items(struct source *s, const struct command *cmd,
+			 struct names *out);
+
+#endif

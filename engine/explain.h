@@ -1,0 +1,41 @@
+/* Explanation records: for one rule firing, the facts each condition
+ * matched (with provenance), the comparisons made, what 'not' conditions
+ * ruled out, and, for derived facts, the firing that asserted them. */
+#ifndef RD_EXPLAIN_H
+#define RD_EXPLAIN_H
+
+#include <stddef.h>
+
+#include "engine/engine.h"
+#include "engine/fact.h"
+
+struct explain;
+
+struct explain_step {
+	enum pattern_type type;
+	const struct fact *fact;	/* NULL for not/exists conditions */
+	char *label;		/* "hca mlx5_0", "no port with state = ACTIVE" */
+	char *where;		/* "sos_commands/infiniband/ibstat:1", or NULL */
+	char **comparisons;	/* "fw_min 16.27.2000 > 16.26.1040 (fw version)" */
+	size_t ncomparisons;
+	struct explain *because;	/* the firing that asserted fact */
+};
+
+struct explain {
+	const struct rule *rule;
+	const struct firing *firing;
+	struct explain_step *steps;
+	size_t nsteps;
+};
+
+/* Builds the record of a firing, following derived facts back through
+ * the firings that asserted them.  Owned; free with explain_free(). */
+struct explain *explain_firing(const struct engine *e,
+			       const struct fact_base *fb,
+			       const struct firing *fi);
+void explain_free(struct explain *x);
+
+/* "hca mlx5_0": the kind and the fact's key fields (or name). */
+char *explain_fact_label(const struct fact *f);
+
+#endif

@@ -1,0 +1,180 @@
+/* Loading the YAML files of kb/ into the fact base. */
+#include "engine/kb.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/symbol.h"
+#include "engine/vocab.h"
+#include "engine/xalloc.h"
+#include "engine/ydoc.h"
+
+static int list_value(struct fact_base *fb, const struct ynode *n,
+		      struct value *out)
+{
+	struct value_list *l = fact_base_list(fb, n->n);
+
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *it = n->items[i];
+
+		if (!ynode_is_scalar(it))
+			return -EINVAL;
+		l->items[i] = it->plain ? value_guess(it->str, it->len) :
+					  value_str(it->str, it->len);
+	}
+	*out = value_list(l);
+	return 0;
+}
+
+static int entry(struct fact_base *fb, const struct ydoc *doc,
+		 const struct vocab_kind *k, uint32_t src,
+		 const struct ynode *n, struct diag *d)
+{
+	struct fact *f;
+	const struct ynode *source = ynode_get(n, "source");
+	bool added;
+
+	if (n->type != YNODE_MAP) {
+		ydoc_report(doc, d, DIAG_ERROR, n,
+			    "a kb entry must be a mapping of field: value");
+		return -EINVAL;
+	}
+	if (!ynode_is_scalar(source) || !source->len) {
+		ydoc_report(doc, d, DIAG_ERROR, n,
+			    "kb entry has no 'source': say where this knowledge comes from");
+		return -EINVAL;
+	}
+	f = fact_base_begin(fb, k->sym, src, (uint32_t)n->line, NULL, 0);
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *key = ynode_key(n, i), *val = ynode_value(n, i);
+		const struct vocab_field *vf;
+		struct value v;
+
+		vf = ynode_is_scalar(key) ?
+			     vocab_field(k, sym_intern(key->str, key->len)) :
+			     NULL;
+		if (!vf) {
+			ydoc_report(doc, d, DIAG_ERROR, key,
+				    "kind '%s' has no field '%s'", k->name,
+				    ynode_is_scalar(key) ? key->str : "?");
+			goto fail;
+		}
+		if (val->type == YNODE_SEQ && vf->type == VALUE_LIST) {
+			if (list_value(fb, val, &v))
+				goto bad;
+		} else if (!ynode_is_scalar(val)) {
+			goto bad;
+		} else if (value_parse(val->str, val->len, vf->type, vf->vkind,
+				       &v)) {
+			goto bad;
+		}
+		fact_put(fb, f, vf->sym, v, (uint32_t)val->line, NULL, 0);
+		continue;
+bad:
+		ydoc_report(doc, d, DIAG_ERROR, val,
+			    "field '%s' of '%s' takes %s %s", vf->name, k->name,
+			    vf->type == VALUE_INT ? "an" : "a",
+			    value_type_to_str(vf->type));
+		goto fail;
+	}
+	fact_base_commit(fb, f, &added);
+	if (!added) {
+		ydoc_report(doc, d, DIAG_ERROR, n,
+			    "duplicate '%s' entry: another entry has the same key",
+			    k->name);
+		return -EINVAL;
+	}
+	return 0;
+fail:
+	fact_base_abandon(fb, f);
+	return -EINVAL;
+}
+
+int kb_load_file(struct fact_base *fb, const char *path, const char *name,
+		 struct diag *d)
+{
+	struct ydoc *doc = ydoc_load_file(path, name, d);
+	const struct ynode *root, *kind, *entries;
+	const struct vocab_kind *k;
+	int loaded = 0, err = 0;
+	uint32_t src;
+
+	if (!doc)
+		return -EINVAL;
+	root = ydoc_root(doc);
+	kind = ynode_get(root, "kind");
+	entries = ynode_get(root, "entries");
+	if (!root || root->type != YNODE_MAP || !ynode_is_scalar(kind) ||
+	    !entries || entries->type != YNODE_SEQ) {
+		ydoc_report(doc, d, DIAG_ERROR, root,
+			    "a kb file is a mapping with 'kind' and a list of 'entries'");
+		err = -EINVAL;
+		goto out;
+	}
+	k = vocab_kind_named(kind->str);
+	if (!k || strcmp(k->source, "kb")) {
+		ydoc_report(doc, d, DIAG_ERROR, kind,
+			    "'%s' is not a knowledge-base kind", kind->str);
+		err = -EINVAL;
+		goto out;
+	}
+	src = fact_base_source(fb, ydoc_name(doc));
+	for (size_t i = 0; i < entries->n; i++) {
+		if (entry(fb, doc, k, src, entries->items[i], d))
+			err = -EINVAL;
+		else
+			loaded++;
+	}
+out:
+	ydoc_free(doc);
+	return err ? err : loaded;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,
+		struct diag *d)
+{
+	DIR *dp = opendir(dir);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int total = 0, err = 0;
+
+	if (!dp) {
+		diag_at(d, DIAG_ERROR, dir, 0, 0, NULL,
+			"cannot read kb directory: %s", strerror(errno));
+		return -ENOENT;
+	}
+	while ((de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' || len < 6 ||
+		    strcmp(de->d_name + len - 5, ".yaml"))
+			continue;
+		xgrow(&names, &cap, n + 1, sizeof(*names));
+		names[n++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(dp);
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		char *name = prefix ? xasprintf("%s/%s", prefix,
+						strrchr(names[i], '/') + 1) :
+				      NULL;
+		int rc = kb_load_file(fb, names[i], name, d);
+
+		free(name);
+		if (rc < 0)
+			err = rc;
+		else
+			total += rc;
+		free(names[i]);
+	}
+	free(names);
+	return err ? err : total;
+}

@@ -1,0 +1,22 @@
+/* The knowledge base: the entries of the YAML files in kb/, loaded as facts (adapter,
+ * fw_requirement, signature, ...), each carrying its source. */
+#ifndef RD_KB_H
+#define RD_KB_H
+
+#include <stdbool.h>
+
+#include "engine/diag.h"
+#include "engine/fact.h"
+
+/* Loads one kb file: a mapping with 'kind' (a vocabulary kind whose source
+ * is kb) and 'entries', a list of field mappings.  Every entry needs a
+ * non-empty 'source'.  Mistakes are reported with file:line:col; returns
+ * the number of entries loaded or -EINVAL. */
+int kb_load_file(struct fact_base *fb, const char *path, const char *name,
+		 struct diag *d);
+/* Loads every .yaml file of a directory in name order, naming them
+ * prefix/file (NULL prefix: dir). */
+int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,
+		struct diag *d);
+
+#endif

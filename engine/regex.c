@@ -1,0 +1,128 @@
+/* PCRE2 behind a small interface, with JIT and match limits. */
+#include "engine/regex.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+/* Bounds on the work one match may do: catastrophic backtracking stops
+ * with an error instead of hanging. */
+#define REGEX_MATCH_LIMIT 1000000	/* @@ */
+#define REGEX_DEPTH_LIMIT 10000		/* @@ */
+
+struct regex {
+	pcre2_code *code;
+	pcre2_match_context *mctx;
+	bool jit;
+	int nnames;
+	int name_size;
+	PCRE2_SPTR names;
+};
+
+/* Match data is per call site and reused; the tool is single-threaded. */
+static pcre2_match_data *scratch;
+
+struct regex *regex_compile(const char *pattern, unsigned flags, char *err,
+			    size_t errsize, size_t *erroff)
+{
+	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+	struct regex *re;
+	PCRE2_SIZE off;
+	pcre2_code *code;
+	int ec;
+	uint32_t n, size;
+
+	if (flags & REGEX_CASELESS)
+		opts |= PCRE2_CASELESS;
+	code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, opts,
+			     &ec, &off, NULL);
+	if (!code) {
+		PCRE2_UCHAR buf[256];
+
+		pcre2_get_error_message(ec, buf, sizeof(buf));
+		snprintf(err, errsize, "%s", (const char *)buf);
+		*erroff = off;
+		return NULL;
+	}
+	re = xcalloc(1, sizeof(*re));
+	re->code = code;
+	re->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+	re->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(re->mctx, REGEX_MATCH_LIMIT);
+	pcre2_set_depth_limit(re->mctx, REGEX_DEPTH_LIMIT);
+	pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &n);
+	pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &size);
+	pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &re->names);
+	re->nnames = (int)n;
+	re->name_size = (int)size;
+	return re;
+}
+
+void regex_free(struct regex *re)
+{
+	if (!re)
+		return;
+	pcre2_match_context_free(re->mctx);
+	pcre2_code_free(re->code);
+	free(re);
+}
+
+int regex_match(const struct regex *re, const char *subject, size_t len,
+		struct regex_match *m)
+{
+	PCRE2_SIZE *ov;
+	int rc;
+
+	if (!scratch)
+		scratch = pcre2_match_data_create(REGEX_MAX_GROUPS, NULL);
+	if (re->jit)
+		rc = pcre2_jit_match(re->code, (PCRE2_SPTR)subject, len, 0, 0,
+				     scratch, re->mctx);
+	else
+		rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0,
+				 scratch, re->mctx);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+	    rc == PCRE2_ERROR_JIT_STACKLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
+		return -E2BIG;
+	if (rc < 0)
+		return 0;
+	if (!m)
+		return 1;
+	ov = pcre2_get_ovector_pointer(scratch);
+	m->ngroups = rc == 0 ? REGEX_MAX_GROUPS : rc;
+	for (int i = 0; i < REGEX_MAX_GROUPS; i++) {
+		bool set = i < m->ngroups && ov[2 * i] != PCRE2_UNSET;
+
+		m->start[i] = set ? (long)ov[2 * i] : -1;
+		m->end[i] = set ? (long)ov[2 * i + 1] : -1;
+	}
+	return 1;
+}
+
+int regex_name_count(const struct regex *re)
+{
+	return re->nnames;
+}
+
+const char *regex_name_at(const struct regex *re, int i, int *group)
+{
+	PCRE2_SPTR entry = re->names + (size_t)i * (size_t)re->name_size;
+
+	*group = (entry[0] << 8) | entry[1];
+	return (const char *)(entry + 2);
+}
+
+int regex_group_count(const struct regex *re)
+{
+	uint32_t n;
+
+	pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &n);
+	return (int)n;
+}

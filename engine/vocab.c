@@ -1,0 +1,104 @@
+/* Expands engine/vocab.def into lookup tables. */
+#include "engine/vocab.h"
+
+#include <string.h>
+
+#include "engine/symbol.h"
+#include "engine/xalloc.h"
+
+#define T_STRING VALUE_STRING, VERSION_GENERIC
+#define T_INT VALUE_INT, VERSION_GENERIC
+#define T_NUMBER VALUE_NUMBER, VERSION_GENERIC
+#define T_BOOL VALUE_BOOL, VERSION_GENERIC
+#define T_LIST VALUE_LIST, VERSION_GENERIC
+#define T_V_FW VALUE_VERSION, VERSION_FW
+#define T_V_OFED VALUE_VERSION, VERSION_OFED
+#define T_V_KERNEL VALUE_VERSION, VERSION_KERNEL
+#define T_V_GENERIC VALUE_VERSION, VERSION_GENERIC
+#define KEY true
+
+/* One array of fields per kind: each KIND closes the previous array and
+ * opens its own, so vocab.def can list a kind's fields right under it. */
+static const struct vocab_field fields_none_[] __attribute__((unused)) = {
+#define KIND(kind, source, doc) \
+	}; static struct vocab_field fields_##kind[] = {
+#define FIELD(kind, name, type, key, doc) \
+	{ #name, T_##type, key, doc, 0 },
+#include "engine/vocab.def"
+#undef KIND
+#undef FIELD
+};
+
+static struct vocab_kind kinds[] = {
+#define KIND(kind, source, doc) \
+	{ #kind, #source, doc, fields_##kind, ARRAY_SIZE(fields_##kind), 0 },
+#define FIELD(kind, name, type, key, doc)
+#include "engine/vocab.def"
+#undef KIND
+#undef FIELD
+};
+
+/* Kind index by symbol id, built on first use. */
+static int16_t *by_sym;
+static size_t nby_sym;
+
+static void init(void)
+{
+	uint32_t max = 0;
+
+	if (by_sym)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		kinds[i].sym = sym_intern_cstr(kinds[i].name);
+		if (kinds[i].sym > max)
+			max = kinds[i].sym;
+		for (size_t j = 0; j < kinds[i].nfields; j++) {
+			struct vocab_field *f =
+				(struct vocab_field *)&kinds[i].fields[j];
+
+			f->sym = sym_intern_cstr(f->name);
+		}
+	}
+	nby_sym = max + 1;
+	by_sym = xmalloc(nby_sym * sizeof(*by_sym));
+	for (size_t i = 0; i < nby_sym; i++)
+		by_sym[i] = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		by_sym[kinds[i].sym] = (int16_t)i;
+}
+
+const struct vocab_kind *vocab_kind(uint32_t kind)
+{
+	init();
+	if (kind >= nby_sym || by_sym[kind] < 0)
+		return NULL;
+	return &kinds[by_sym[kind]];
+}
+
+const struct vocab_kind *vocab_kind_named(const char *name)
+{
+	uint32_t sym = sym_find(name, strlen(name));
+
+	init();
+	return sym ? vocab_kind(sym) : NULL;
+}
+
+const struct vocab_field *vocab_field(const struct vocab_kind *k,
+				      uint32_t field)
+{
+	for (size_t i = 0; i < k->nfields; i++)
+		if (k->fields[i].sym == field)
+			return &k->fields[i];
+	return NULL;
+}
+
+size_t vocab_kind_count(void)
+{
+	return ARRAY_SIZE(kinds);
+}
+
+const struct vocab_kind *vocab_kind_at(size_t i)
+{
+	init();
+	return i < ARRAY_SIZE(kinds) ? &kinds[i] : NULL;
+}

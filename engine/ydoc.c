@@ -1,0 +1,375 @@
+/* libyaml events -> struct ynode trees, with bounded depth and size. */
+#include "engine/ydoc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "engine/strbuf.h"
+#include "engine/xalloc.h"
+
+#define YDOC_MAX_DEPTH 64		/* @@ nesting a rule file never needs */
+#define YDOC_MAX_NODES 1000000		/* @@ */
+#define YDOC_MAX_BYTES (64u << 20)	/* @@ largest rule or kb file */
+
+struct ydoc {
+	char *name;
+	char *text;
+	size_t len;
+	struct ynode *root;
+	size_t nodes;
+};
+
+struct builder {
+	struct ydoc *doc;
+	yaml_parser_t parser;
+	struct diag *d;
+	int depth;
+	bool failed;
+};
+
+static void free_node(struct ynode *n)
+{
+	if (!n)
+		return;
+	if (n->type == YNODE_MAP)
+		for (size_t i = 0; i < 2 * n->n; i++)
+			free_node(n->items[i]);
+	else
+		for (size_t i = 0; i < n->n; i++)
+			free_node(n->items[i]);
+	free(n->items);
+	free(n->str);
+	free(n);
+}
+
+void ydoc_free(struct ydoc *doc)
+{
+	if (!doc)
+		return;
+	free_node(doc->root);
+	free(doc->name);
+	free(doc->text);
+	free(doc);
+}
+
+const struct ynode *ydoc_root(const struct ydoc *doc)
+{
+	return doc->root;
+}
+
+const char *ydoc_name(const struct ydoc *doc)
+{
+	return doc->name;
+}
+
+/* The text of a 1-based line, copied into an owned string. */
+static char *line_text(const struct ydoc *doc, int line)
+{
+	const char *p = doc->text, *end = doc->text + doc->len, *nl;
+
+	if (line < 1)
+		return NULL;
+	while (--line > 0) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl)
+		nl = end;
+	if (nl > p && nl[-1] == '\r')
+		nl--;
+	return xstrndup(p, (size_t)(nl - p) > 200 ? 200 : (size_t)(nl - p));
+}
+
+static void vreport(const struct ydoc *doc, struct diag *d,
+		    enum diag_level lvl, int line, int col, const char *fmt,
+		    va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *snippet = line_text(doc, line);
+
+	sb_vprintf(&sb, fmt, ap);
+	diag_at(d, lvl, doc->name, line, col, snippet, "%s", sb_str(&sb));
+	free(snippet);
+	sb_release(&sb);
+}
+
+void ydoc_report(const struct ydoc *doc, struct diag *d, enum diag_level lvl,
+		 const struct ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(doc, d, lvl, n ? n->line : 0, n ? n->col : 0, fmt, ap);
+	va_end(ap);
+}
+
+static void fail_at(struct builder *b, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void fail_at(struct builder *b, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->failed)
+		return;
+	b->failed = true;
+	va_start(ap, fmt);
+	vreport(b->doc, b->d, DIAG_ERROR, line, col, fmt, ap);
+	va_end(ap);
+}
+
+static int next(struct builder *b, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&b->parser, ev)) {
+		const yaml_mark_t *m = &b->parser.problem_mark;
+
+		fail_at(b, (int)m->line + 1, (int)m->column + 1,
+			"invalid YAML: %s",
+			b->parser.problem ? b->parser.problem : "parse error");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct ynode *new_node(struct builder *b, enum ynode_type type,
+			      const yaml_event_t *ev)
+{
+	struct ynode *n;
+
+	if (++b->doc->nodes > YDOC_MAX_NODES) {
+		fail_at(b, (int)ev->start_mark.line + 1,
+			(int)ev->start_mark.column + 1,
+			"document has more than %d nodes", YDOC_MAX_NODES);
+		return NULL;
+	}
+	n = xcalloc(1, sizeof(*n));
+	n->type = type;
+	n->line = (int)ev->start_mark.line + 1;
+	n->col = (int)ev->start_mark.column + 1;
+	return n;
+}
+
+static struct ynode *build(struct builder *b, yaml_event_t *ev);
+
+static struct ynode *build_collection(struct builder *b, yaml_event_t *ev,
+				      enum ynode_type type)
+{
+	yaml_event_type_t end = type == YNODE_MAP ? YAML_MAPPING_END_EVENT :
+						    YAML_SEQUENCE_END_EVENT;
+	struct ynode *n = new_node(b, type, ev);
+	size_t cap = 0, count = 0;
+
+	if (!n)
+		return NULL;
+	if (++b->depth > YDOC_MAX_DEPTH) {
+		fail_at(b, n->line, n->col, "nesting deeper than %d levels",
+			YDOC_MAX_DEPTH);
+		free_node(n);
+		return NULL;
+	}
+	for (;;) {
+		yaml_event_t child;
+		struct ynode *c;
+
+		if (next(b, &child))
+			goto fail;
+		if (child.type == end) {
+			yaml_event_delete(&child);
+			break;
+		}
+		c = build(b, &child);
+		yaml_event_delete(&child);
+		if (!c)
+			goto fail;
+		xgrow(&n->items, &cap, count + 1, sizeof(*n->items));
+		n->items[count++] = c;
+		n->n = type == YNODE_MAP ? count / 2 : count;
+	}
+	b->depth--;
+	return n;
+fail:
+	free_node(n);
+	return NULL;
+}
+
+static struct ynode *build(struct builder *b, yaml_event_t *ev)
+{
+	struct ynode *n;
+
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		fail_at(b, (int)ev->start_mark.line + 1,
+			(int)ev->start_mark.column + 1,
+			"YAML aliases ('*name') are not supported");
+		return NULL;
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.anchor) {
+			fail_at(b, (int)ev->start_mark.line + 1,
+				(int)ev->start_mark.column + 1,
+				"YAML anchors ('&name') are not supported");
+			return NULL;
+		}
+		n = new_node(b, YNODE_SCALAR, ev);
+		if (!n)
+			return NULL;
+		n->len = ev->data.scalar.length;
+		n->str = xstrndup((const char *)ev->data.scalar.value, n->len);
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		return n;
+	case YAML_SEQUENCE_START_EVENT:
+		if (ev->data.sequence_start.anchor)
+			goto anchor;
+		return build_collection(b, ev, YNODE_SEQ);
+	case YAML_MAPPING_START_EVENT:
+		if (ev->data.mapping_start.anchor)
+			goto anchor;
+		return build_collection(b, ev, YNODE_MAP);
+	default:
+		fail_at(b, (int)ev->start_mark.line + 1,
+			(int)ev->start_mark.column + 1, "unexpected YAML event");
+		return NULL;
+	}
+anchor:
+	fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+		"YAML anchors ('&name') are not supported");
+	return NULL;
+}
+
+/* Reads the stream: one document at most. */
+static void parse_stream(struct builder *b)
+{
+	yaml_event_t ev;
+	int docs = 0;
+
+	for (;;) {
+		if (next(b, &ev))
+			return;
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			return;
+		}
+		if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
+			fail_at(b, (int)ev.start_mark.line + 1,
+				(int)ev.start_mark.column + 1,
+				"a file holds one YAML document; found a second '---'");
+			yaml_event_delete(&ev);
+			return;
+		}
+		if (ev.type == YAML_SCALAR_EVENT ||
+		    ev.type == YAML_SEQUENCE_START_EVENT ||
+		    ev.type == YAML_MAPPING_START_EVENT ||
+		    ev.type == YAML_ALIAS_EVENT) {
+			b->doc->root = build(b, &ev);
+			if (!b->doc->root) {
+				yaml_event_delete(&ev);
+				return;
+			}
+		}
+		yaml_event_delete(&ev);
+	}
+}
+
+struct ydoc *ydoc_load_string(const char *name, const char *text, size_t len,
+			      struct diag *d)
+{
+	struct builder b = { 0 };
+
+	b.doc = xcalloc(1, sizeof(*b.doc));
+	b.doc->name = xstrdup(name);
+	b.doc->text = xstrndup(text, len);
+	b.doc->len = len;
+	b.d = d;
+	if (len > YDOC_MAX_BYTES) {
+		fail_at(&b, 0, 0, "file is larger than %u MiB",
+			YDOC_MAX_BYTES >> 20);
+		goto fail;
+	}
+	if (!yaml_parser_initialize(&b.parser)) {
+		fail_at(&b, 0, 0, "cannot initialise the YAML parser");
+		goto fail;
+	}
+	yaml_parser_set_input_string(&b.parser,
+				     (const unsigned char *)b.doc->text, len);
+	parse_stream(&b);
+	yaml_parser_delete(&b.parser);
+	if (b.failed)
+		goto fail;
+	return b.doc;
+fail:
+	ydoc_free(b.doc);
+	return NULL;
+}
+
+struct ydoc *ydoc_load_file(const char *path, const char *name,
+			   struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	struct ydoc *doc;
+	FILE *fp = fopen(path, "rb");
+	size_t n;
+
+	if (!fp) {
+		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
+			"cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		sb_add(&sb, buf, n);
+		if (sb.len > YDOC_MAX_BYTES)
+			break;
+	}
+	if (ferror(fp)) {
+		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
+			"cannot read: %s", strerror(errno));
+		fclose(fp);
+		sb_release(&sb);
+		return NULL;
+	}
+	fclose(fp);
+	doc = ydoc_load_string(name ? name : path, sb_str(&sb), sb.len, d);
+	sb_release(&sb);
+	return doc;
+}
+
+const struct ynode *ynode_get(const struct ynode *map, const char *key)
+{
+	if (!map || map->type != YNODE_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+
+		if (k->type == YNODE_SCALAR && !strcmp(k->str, key))
+			return map->items[2 * i + 1];
+	}
+	return NULL;
+}
+
+const struct ynode *ynode_key(const struct ynode *map, size_t i)
+{
+	return map->items[2 * i];
+}
+
+const struct ynode *ynode_value(const struct ynode *map, size_t i)
+{
+	return map->items[2 * i + 1];
+}
+
+bool ynode_is_scalar(const struct ynode *n)
+{
+	return n && n->type == YNODE_SCALAR;
+}
+
+const char *ynode_type_to_str(const struct ynode *n)
+{
+	static const char *const names[] = { "a scalar", "a list", "a mapping" };
+
+	return n ? names[n->type] : "nothing";
+}

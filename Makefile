@@ -29,6 +29,7 @@ endif
 LDLIBS := $(PKG_LIBS) -lm
 
 BUILD ?= build
+BIN ?= rdmadoctor
 
 ENGINE_SRC := $(wildcard engine/*.c)
 COLLECT_SRC := $(wildcard collectors/*.c)
@@ -42,9 +43,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps run test unit golden asan install format check-format clean
 
-all: rdmadoctor
+all: $(BIN)
 
-rdmadoctor: $(MAIN_OBJ) $(BUILD)/librd.a
+$(BIN): $(MAIN_OBJ) $(BUILD)/librd.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/librd.a: $(LIB_OBJ)
@@ -57,7 +58,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $^ \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $^ \
 		$(LDLIBS) $(shell pkg-config --libs cmocka)
 
 deps:
@@ -71,19 +72,21 @@ run: deps
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do $$t || exit 1; done
 
-golden: rdmadoctor
+golden: $(BIN)
 	@tests/run-golden.sh
 
 test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
-	@tests/run-all.sh
+	@RD_BIN=./$(BIN) tests/run-all.sh
 
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" all unit
-	@RD_BIN=./rdmadoctor tests/run-all.sh
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/rdmadoctor \
+		CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+		build-asan/rdmadoctor unit
+	@RD_BIN=build-asan/rdmadoctor tests/run-all.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
@@ -102,4 +105,4 @@ check-format:
 clean:
 	rm -rf build build-asan rdmadoctor
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)

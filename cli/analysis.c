@@ -123,7 +123,7 @@ static const char *split_kind(const char *arg, char *kind, size_t size)
 	memcpy(kind, arg, (size_t)(eq - arg));
 	kind[eq - arg] = '\0';
 	if (!format_find(kind) && access(arg, F_OK) == 0)
-		return NULL;	/* a file whose name holds '=' */
+		return NULL; /* a file whose name holds '=' */
 	return eq + 1;
 }
 
@@ -149,9 +149,11 @@ static int add_answers(struct analysis *a, const struct analysis_opts *o,
 		for (size_t k = 0; q && k < q->nchoices; k++)
 			ok |= !strcmp(q->choices[k].value, eq + 1);
 		if (!q || !ok) {
-			diag_error(d, q ? "'%s' is not an answer to question '%s'" :
-					  "unknown question '%s'%s",
-				   q ? eq + 1 : qid, q ? qid : "");
+			diag_error(
+				d,
+				q ? "'%s' is not an answer to question '%s'" :
+				    "unknown question '%s'%s",
+				q ? eq + 1 : qid, q ? qid : "");
 			free(qid);
 			return -EINVAL;
 		}
@@ -179,8 +181,9 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 
 	run = collect_run_new(a->fb, d, o->progress ? progress : NULL, NULL);
 	if (o->live || o->root) {
-		struct source *s = o->root ? source_dir_new(o->root, true, &so, d) :
-					     source_live_new(&so);
+		struct source *s =
+			o->root ? source_dir_new(o->root, true, &so, d) :
+				  source_live_new(&so);
 
 		if (!s) {
 			collect_finish(run);
@@ -245,7 +248,8 @@ static void find_skipped(struct analysis *a)
 			continue;
 		if (engine_waits_for_answers(a->engine, r, &qs, &nq)) {
 			for (size_t k = 0; k < nq; k++) {
-				char *m = xasprintf("answer to question '%s'", qs[k]);
+				char *m = xasprintf("answer to question '%s'",
+						    qs[k]);
 
 				add_missing(&s, m);
 				free(m);
@@ -285,9 +289,10 @@ static void find_skipped(struct analysis *a)
 static void host_name(struct analysis *a)
 {
 	size_t n;
-	const uint32_t *ids = fact_base_of_kind(a->fb, sym_intern_cstr("host"), &n);
-	const char *h = n ? fact_text(fact_base_get(a->fb, ids[0]), "hostname") :
-			    NULL;
+	const uint32_t *ids =
+		fact_base_of_kind(a->fb, sym_intern_cstr("host"), &n);
+	const char *h =
+		n ? fact_text(fact_base_get(a->fb, ids[0]), "hostname") : NULL;
 
 	a->hostname = xstrdup(h ? h : "");
 }

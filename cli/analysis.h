@@ -15,23 +15,23 @@
 
 /* Exit codes (README "Exit codes"). */
 enum exit_code {
-	EXIT_HEALTHY = 0,	/* no diagnosis at warning or above */
-	EXIT_DIAGNOSED = 1,	/* at least one */
-	EXIT_USAGE = 2,		/* usage, input or system error */
-	EXIT_RULES = 3,		/* rules or kb failed to load or to run */
+	EXIT_HEALTHY = 0, /* no diagnosis at warning or above */
+	EXIT_DIAGNOSED = 1, /* at least one */
+	EXIT_USAGE = 2, /* usage, input or system error */
+	EXIT_RULES = 3, /* rules or kb failed to load or to run */
 };
 
 struct analysis_opts {
-	const char *root;		/* check --root */
-	const char **paths;		/* analyze PATH... (KIND=FILE allowed) */
+	const char *root; /* check --root */
+	const char **paths; /* analyze PATH... (KIND=FILE allowed) */
 	size_t npaths;
-	bool live;			/* check without --root */
-	const char **rule_dirs;		/* --rules overlays, in order */
+	bool live; /* check without --root */
+	const char **rule_dirs; /* --rules overlays, in order */
 	size_t nrule_dirs;
 	unsigned timeout_ms;
-	bool progress;			/* progress lines on stderr */
-	bool no_engine;			/* facts only */
-	const char **answers;		/* "question=value" */
+	bool progress; /* progress lines on stderr */
+	bool no_engine; /* facts only */
+	const char **answers; /* "question=value" */
 	size_t nanswers;
 };
 

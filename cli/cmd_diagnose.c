@@ -15,8 +15,8 @@ static void fill(struct analysis_opts *ao, const struct options *o)
 	ao->rule_dirs = o->rules;
 	ao->nrule_dirs = o->nrules;
 	ao->timeout_ms = o->timeout_ms;
-	ao->progress = !o->quiet && isatty(fileno(stderr)) &&
-		       !getenv("NO_PROGRESS");
+	ao->progress =
+		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
 	ao->answers = o->answers;
 	ao->nanswers = o->nanswers;
 }
@@ -61,7 +61,8 @@ int cmd_check(struct options *o)
 	struct analysis_opts ao;
 
 	if (o->nargs) {
-		fprintf(stderr, "rdmadoctor: error: check takes no paths (did you mean 'analyze %s'?)\n",
+		fprintf(stderr,
+			"rdmadoctor: error: check takes no paths (did you mean 'analyze %s'?)\n",
 			o->args[0]);
 		return EXIT_USAGE;
 	}
@@ -76,7 +77,8 @@ int cmd_analyze(struct options *o)
 	struct analysis_opts ao;
 
 	if (!o->nargs) {
-		fprintf(stderr, "rdmadoctor: error: analyze needs at least one path (a sosreport, snapshot or command output)\n");
+		fprintf(stderr,
+			"rdmadoctor: error: analyze needs at least one path (a sosreport, snapshot or command output)\n");
 		return EXIT_USAGE;
 	}
 	fill(&ao, o);

@@ -10,6 +10,8 @@
 #include "engine/regex.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
+#include "engine/vocab.h"
+#include "engine/xalloc.h"
 
 static int list(const struct options *o, struct rule_set *rs)
 {
@@ -23,7 +25,8 @@ static int list(const struct options *o, struct rule_set *rs)
 
 			json_set(j, "id", json_new_string(r->id));
 			json_set(j, "title", json_new_string(r->title));
-			json_set(j, "layer", json_new_string(layer_to_str(r->layer)));
+			json_set(j, "layer",
+				 json_new_string(layer_to_str(r->layer)));
 			json_set(j, "severity",
 				 json_new_string(severity_to_str(r->severity)));
 			json_set(j, "file", json_new_string(r->file));
@@ -72,10 +75,65 @@ static int lint(const struct options *o)
 		       warnings ? "no errors, see the warnings above" :
 				  "no problems found");
 	else
-		printf("%zu errors\n", diag_errors(d));
+		printf("%zu error%s\n", diag_errors(d),
+		       diag_errors(d) == 1 ? "" : "s");
 	rule_set_free(rs);
 	diag_free(d);
 	return rc;
+}
+
+static const char *type_name(const struct vocab_field *f)
+{
+	static char buf[32];
+
+	if (f->type != VALUE_VERSION)
+		return value_type_to_str(f->type);
+	snprintf(buf, sizeof(buf), "version (%s)", version_kind_to_str(f->vkind));
+	return buf;
+}
+
+/* The reference part of rules/README.md, generated from the tables the
+ * code uses, so that the two cannot drift apart (a test compares them). */
+static int reference(void)
+{
+	static const struct {
+		const char *name, *operand, *doc;
+	} ops[] = {
+#define X(id, name, operand, doc) { name, operand, doc },
+		RULE_OPS(X)
+#undef X
+	};
+	static const struct {
+		const char *name, *doc;
+	} layers[] = {
+#define X(id, name, doc) { name, doc },
+		RULE_LAYERS(X)
+#undef X
+	};
+
+	printf("### Operators\n\n| operator | operand | meaning |\n|---|---|---|\n");
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		printf("| `%s` | %s | %s |\n", ops[i].name, ops[i].operand,
+		       ops[i].doc);
+	printf("\n### Layers\n\n| layer | what lives there |\n|---|---|\n");
+	for (size_t i = 0; i < ARRAY_SIZE(layers); i++)
+		printf("| `%s` | %s |\n", layers[i].name, layers[i].doc);
+	printf("\n### Severities\n\n");
+	for (int i = SEVERITY_COUNT - 1; i >= 0; i--)
+		printf("- `%s` (weight %.1f)\n", severity_to_str((enum severity)i),
+		       severity_weight((enum severity)i));
+	printf("\n### Fact kinds\n");
+	for (size_t i = 0; i < vocab_kind_count(); i++) {
+		const struct vocab_kind *k = vocab_kind_at(i);
+
+		printf("\n#### `%s` (%s)\n\n%s.\n\n| field | type | key | meaning |\n|---|---|---|---|\n",
+		       k->name, k->source, k->doc);
+		for (size_t j = 0; j < k->nfields; j++)
+			printf("| `%s` | %s | %s | %s |\n", k->fields[j].name,
+			       type_name(&k->fields[j]),
+			       k->fields[j].key ? "key" : "", k->fields[j].doc);
+	}
+	return EXIT_HEALTHY;
 }
 
 int cmd_rules(struct options *o)
@@ -85,16 +143,20 @@ int cmd_rules(struct options *o)
 	int rc;
 
 	if (!o->nargs) {
-		fprintf(stderr, "rdmadoctor: error: rules needs 'list' or 'lint'\n");
+		fprintf(stderr,
+			"rdmadoctor: error: rules needs 'list' or 'lint'\n");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(o->args[0], "reference"))
+		return reference();
 	if (!strcmp(o->args[0], "lint")) {
 		o->args++;
 		o->nargs--;
 		return lint(o);
 	}
 	if (strcmp(o->args[0], "list")) {
-		fprintf(stderr, "rdmadoctor: error: unknown rules command '%s'; use list or lint\n",
+		fprintf(stderr,
+			"rdmadoctor: error: unknown rules command '%s'; use list or lint\n",
 			o->args[0]);
 		return EXIT_USAGE;
 	}
@@ -132,8 +194,8 @@ static void condition_text(struct strbuf *sb, const struct rule *r,
 	for (size_t i = 0; i < p->ntests; i++) {
 		const struct test *t = &p->tests[i];
 
-		sb_printf(sb, "%s%s %s ", i ? ", " : " with ", sym_str(t->field),
-			  rule_op_to_str(t->op));
+		sb_printf(sb, "%s%s %s ", i ? ", " : " with ",
+			  sym_str(t->field), rule_op_to_str(t->op));
 		if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
 			sb_puts(sb, "a pattern");
 		else
@@ -146,8 +208,9 @@ static void explain_text(const struct rule *r)
 	struct strbuf sb = STRBUF_INIT;
 
 	printf("%s: %s\n", r->id, r->title);
-	printf("  layer %s, severity %s, confidence %.2f", layer_to_str(r->layer),
-	       severity_to_str(r->severity), r->confidence);
+	printf("  layer %s, severity %s, confidence %.2f",
+	       layer_to_str(r->layer), severity_to_str(r->severity),
+	       r->confidence);
 	if (r->salience)
 		printf(", salience %d", r->salience);
 	printf("\n  defined at %s:%d\n", r->file, r->line);
@@ -160,16 +223,20 @@ static void explain_text(const struct rule *r)
 		printf("  - %s\n", sb_str(&sb));
 	}
 	if (r->diagnoses) {
-		printf("\nDiagnosis '%s':\n  %s\n", r->diag_id, r->message.source);
+		printf("\nDiagnosis '%s':\n  %s\n", r->diag_id,
+		       r->message.source);
 		for (size_t i = 0; i < r->nremediation; i++)
 			printf("%s  - %s\n", i ? "" : "\nRemediation:\n",
 			       r->remediation[i].source);
 	}
 	for (size_t i = 0; i < r->nexplains; i++)
-		printf("%s  - %s\n", i ? "" : "\nExplains these symptoms when they are present:\n",
+		printf("%s  - %s\n",
+		       i ? "" :
+			   "\nExplains these symptoms when they are present:\n",
 		       r->explains[i]);
 	for (size_t i = 0; i < r->nasserts; i++)
-		printf("%s  - %s facts\n", i ? "" : "\nAsserts, for other rules:\n",
+		printf("%s  - %s facts\n",
+		       i ? "" : "\nAsserts, for other rules:\n",
 		       sym_str(r->asserts[i].kind));
 	for (size_t i = 0; i < r->nasks; i++)
 		printf("%s  - %s\n", i ? "" : "\nMay ask:\n", r->asks[i]);
@@ -190,13 +257,15 @@ int cmd_explain(struct options *o)
 	if (!rs)
 		return EXIT_RULES;
 	if (o->nargs != 1) {
-		fprintf(stderr, "rdmadoctor: error: explain takes one rule id (rdmadoctor rules list shows them)\n");
+		fprintf(stderr,
+			"rdmadoctor: error: explain takes one rule id (rdmadoctor rules list shows them)\n");
 		rule_set_free(rs);
 		return EXIT_USAGE;
 	}
 	r = rule_set_find(rs, o->args[0]);
 	if (!r) {
-		fprintf(stderr, "rdmadoctor: error: no rule '%s' (rdmadoctor rules list shows them)\n",
+		fprintf(stderr,
+			"rdmadoctor: error: no rule '%s' (rdmadoctor rules list shows them)\n",
 			o->args[0]);
 		rc = EXIT_USAGE;
 	} else {

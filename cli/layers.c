@@ -83,7 +83,8 @@ static void pci_adapters(const struct analysis *a, struct lister *l)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *p = fact_base_get(a->fb, ids[i]);
-		const struct value *d = fact_get(p, sym_intern_cstr("device_id"));
+		const struct value *d =
+			fact_get(p, sym_intern_cstr("device_id"));
 		const uint32_t *hit;
 		size_t k;
 
@@ -95,7 +96,8 @@ static void pci_adapters(const struct analysis *a, struct lister *l)
 
 			if (strcmp(text(ad, "vendor_id"), text(p, "vendor_id")))
 				continue;
-			item(l, "%s %s on PCI", text(p, "pci"), text(ad, "family"));
+			item(l, "%s %s on PCI", text(p, "pci"),
+			     text(ad, "family"));
 			found++;
 		}
 	}
@@ -114,7 +116,8 @@ static char *hardware(const struct analysis *a, bool *checked)
 		double rate, port = 0;
 
 		number(p, "port", &port);
-		if (!strcmp(text(p, "state"), "ACTIVE") && number(p, "rate_gbps", &rate))
+		if (!strcmp(text(p, "state"), "ACTIVE") &&
+		    number(p, "rate_gbps", &rate))
 			item(&l, "%s/%g %s %g Gb/s %s", text(p, "hca"), port,
 			     text(p, "state"), rate, text(p, "link_layer"));
 		else
@@ -141,7 +144,8 @@ static char *firmware(const struct analysis *a, bool *checked)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *h = fact_base_get(a->fb, ids[i]);
-		const char *fw = fact_text(h, "fw_ver"), *psid = fact_text(h, "psid");
+		const char *fw = fact_text(h, "fw_ver"),
+			   *psid = fact_text(h, "psid");
 
 		if (!fw)
 			continue;
@@ -192,8 +196,8 @@ static char *driver(const struct analysis *a, bool *checked)
 		const uint32_t *ids = facts_of(a, kinds[k], &n);
 
 		for (size_t i = 0; i < n && nseen < 64; i++) {
-			const char *name = fact_text(fact_base_get(a->fb, ids[i]),
-						     "driver");
+			const char *name = fact_text(
+				fact_base_get(a->fb, ids[i]), "driver");
 			struct value v;
 			const uint32_t *d;
 			size_t nd;
@@ -227,7 +231,8 @@ static char *driver(const struct analysis *a, bool *checked)
 		}
 		facts_of(a, "module", &n);
 		if (!l.n && n)
-			item(&l, "no RDMA driver in use; %zu modules loaded", n);
+			item(&l, "no RDMA driver in use; %zu modules loaded",
+			     n);
 	}
 	return done(&l);
 }
@@ -282,7 +287,8 @@ static char *verbs(const struct analysis *a, bool *checked)
 		double bw, lat;
 
 		if (fact_text(p, "error"))
-			item(&l, "%s failed: %s", text(p, "test"), text(p, "error"));
+			item(&l, "%s failed: %s", text(p, "test"),
+			     text(p, "error"));
 		else if (number(p, "bw_avg_gbps", &bw))
 			item(&l, "%s %.2f Gb/s%s%s", text(p, "test"), bw,
 			     fact_text(p, "hca") ? " on " : "", text(p, "hca"));
@@ -295,7 +301,8 @@ static char *verbs(const struct analysis *a, bool *checked)
 		double devs;
 
 		if (!strcmp(text(v, "step"), "get_device_list")) {
-			if (number(v, "devices", &devs) && !fact_text(v, "error"))
+			if (number(v, "devices", &devs) &&
+			    !fact_text(v, "error"))
 				item(&l, "libibverbs sees %g devices", devs);
 			else
 				item(&l, "libibverbs: %s", text(v, "error"));
@@ -317,11 +324,9 @@ static char *verbs(const struct analysis *a, bool *checked)
 }
 
 static char *(*const summarize[LAYER_COUNT])(const struct analysis *,
-					      bool *checked) = {
-	[LAYER_HARDWARE] = hardware,
-	[LAYER_FIRMWARE] = firmware,
-	[LAYER_DRIVER] = driver,
-	[LAYER_KERNEL_MODULE] = kernel_module,
+					     bool *checked) = {
+	[LAYER_HARDWARE] = hardware, [LAYER_FIRMWARE] = firmware,
+	[LAYER_DRIVER] = driver,     [LAYER_KERNEL_MODULE] = kernel_module,
 	[LAYER_VERBS] = verbs,
 };
 
@@ -345,23 +350,25 @@ void layers_judge(struct analysis *a)
 			count++;
 		}
 		if (top) {
-			v->status = top->severity >= SEVERITY_ERROR ? LAYER_FAULT :
-								      LAYER_WARNING;
+			v->status = top->severity >= SEVERITY_ERROR ?
+					    LAYER_FAULT :
+					    LAYER_WARNING;
 			for (size_t i = 0; i < a->dl->n; i++)
 				if (a->dl->items[i]->layer == (enum layer)l &&
 				    a->dl->items[i]->severity >= SEVERITY_ERROR)
 					v->status = LAYER_FAULT;
-			v->summary = count > 1 ?
-					     xasprintf("%s (and %zu more)",
-						       top->rule->title, count - 1) :
-					     xstrdup(top->rule->title);
+			v->summary = count > 1 ? xasprintf("%s (and %zu more)",
+							   top->rule->title,
+							   count - 1) :
+						 xstrdup(top->rule->title);
 			free(checked);
 		} else if (checked) {
 			v->status = judged ? LAYER_OK : LAYER_UNKNOWN;
 			v->summary = checked;
 		} else {
 			v->status = LAYER_UNKNOWN;
-			v->summary = xstrdup("nothing to check: no evidence for this layer");
+			v->summary = xstrdup(
+				"nothing to check: no evidence for this layer");
 		}
 	}
 }

@@ -33,11 +33,13 @@ static const struct command_entry commands[] = {
 	  "Print the fact base the rules would see: collected facts with the file and\n"
 	  "  line they came from, and the knowledge base.  No path means this host.\n"
 	  "  Example: rdmadoctor facts --json sosreport-node07/" },
-	{ "rules", cmd_rules, "rules list [--origin] | rules lint [PATH...]",
+	{ "rules", cmd_rules,
+	  "rules list [--origin] | rules lint [PATH...] | rules reference",
 	  "For rule authors.  'list' shows the effective rule set (--origin: the file\n"
 	  "  each rule comes from, and overlays that disabled rules); 'lint' checks the\n"
 	  "  shipped rules plus the given files or directories and reports each problem\n"
-	  "  as file:line:col with the offending line.\n"
+	  "  as file:line:col with the offending line; 'reference' prints the\n"
+	  "  operators and the fact vocabulary rules can use.\n"
 	  "  Example: rdmadoctor rules lint /etc/rdmadoctor/rules.d" },
 	{ "explain", cmd_explain, "explain RULE-ID",
 	  "Say what a rule looks at, why it matters, its remediation and its sources.\n"
@@ -100,7 +102,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && argv[1][0] != '-') {
 		cmd = find(argv[1]);
 		if (!cmd && strcmp(argv[1], "help")) {
-			fprintf(stderr, "rdmadoctor: error: unknown command '%s'\n\n",
+			fprintf(stderr,
+				"rdmadoctor: error: unknown command '%s'\n\n",
 				argv[1]);
 			usage(stderr);
 			return EXIT_USAGE;
@@ -122,7 +125,8 @@ int main(int argc, char **argv)
 		rc = EXIT_HEALTHY;
 	} else if (o.help) {
 		if (cmd)
-			printf("usage: rdmadoctor %s\n\n%s\n", cmd->usage, cmd->help);
+			printf("usage: rdmadoctor %s\n\n%s\n", cmd->usage,
+			       cmd->help);
 		else
 			usage(stdout);
 		rc = EXIT_HEALTHY;

@@ -97,7 +97,8 @@ int options_parse(int argc, char **argv, struct options *o)
 			o->timeout_ms = (unsigned)(t * 1000);
 			break;
 		case ':':
-			fprintf(stderr, "rdmadoctor: error: option '%s' needs a value\n",
+			fprintf(stderr,
+				"rdmadoctor: error: option '%s' needs a value\n",
 				argv[optind - 1]);
 			return -EINVAL;
 		default:

@@ -11,15 +11,15 @@ struct options {
 	bool no_color;
 	bool help;
 	bool version;
-	bool quiet;		/* no progress lines */
-	bool origin;		/* rules list --origin */
+	bool quiet; /* no progress lines */
+	bool origin; /* rules list --origin */
 	const char *root;
-	const char **rules;	/* --rules, in order */
+	const char **rules; /* --rules, in order */
 	size_t nrules;
-	const char **answers;	/* --answer q=v */
+	const char **answers; /* --answer q=v */
 	size_t nanswers;
 	unsigned timeout_ms;
-	char **args;		/* positional arguments */
+	char **args; /* positional arguments */
 	size_t nargs;
 };
 

@@ -10,8 +10,8 @@
 #include "engine/json.h"
 
 struct report_opts {
-	bool explain;		/* the chain of reasoning under each diagnosis */
-	const char *command;	/* "check", "analyze", ... for the heading */
+	bool explain; /* the chain of reasoning under each diagnosis */
+	const char *command; /* "check", "analyze", ... for the heading */
 };
 
 void report_text(FILE *out, const struct analysis *a,

@@ -51,9 +51,10 @@ static struct json *explain_json(const struct explain *x)
 		const struct explain_step *s = &x->steps[i];
 		struct json *st = json_new_object(), *cmp = json_new_array();
 
-		json_set(st, "condition", json_new_string(s->type == PATTERN_MATCH ? "match" :
-							  s->type == PATTERN_NOT ? "not" :
-										   "exists"));
+		json_set(st, "condition",
+			 json_new_string(s->type == PATTERN_MATCH ? "match" :
+					 s->type == PATTERN_NOT	  ? "not" :
+								    "exists"));
 		json_set(st, "fact", json_new_string(s->label));
 		if (s->where)
 			json_set(st, "where", json_new_string(s->where));
@@ -89,17 +90,21 @@ static struct json *diagnosis_json(const struct analysis *a,
 	for (size_t i = 0; i < dg->nevidence; i++) {
 		struct json *ev = json_new_object();
 
-		json_set(ev, "source", json_new_string(fact_base_source_name(
-					       a->fb, dg->evidence[i].src)));
+		json_set(ev, "source",
+			 json_new_string(fact_base_source_name(
+				 a->fb, dg->evidence[i].src)));
 		json_set(ev, "line", json_new_int(dg->evidence[i].line));
-		json_set(ev, "text", json_new_string(dg->evidence[i].text ?
-							     dg->evidence[i].text : ""));
+		json_set(ev, "text",
+			 json_new_string(dg->evidence[i].text ?
+						 dg->evidence[i].text :
+						 ""));
 		json_push(arr, ev);
 	}
 	json_set(o, "evidence", arr);
 	arr = json_new_array();
 	for (size_t i = 0; i < dg->nexplains; i++)
-		json_push(arr, json_new_string(a->dl->items[dg->explains[i]]->id));
+		json_push(arr,
+			  json_new_string(a->dl->items[dg->explains[i]]->id));
 	json_set(o, "explains", arr);
 	if (explain) {
 		arr = json_new_array();
@@ -132,9 +137,11 @@ struct json *report_json(const struct analysis *a, const struct report_opts *o)
 	for (int l = 0; l < LAYER_COUNT; l++) {
 		struct json *lj = json_new_object();
 
-		json_set(lj, "name", json_new_string(layer_to_str((enum layer)l)));
-		json_set(lj, "status", json_new_string(
-					       layer_status_to_str(a->layers[l].status)));
+		json_set(lj, "name",
+			 json_new_string(layer_to_str((enum layer)l)));
+		json_set(lj, "status",
+			 json_new_string(
+				 layer_status_to_str(a->layers[l].status)));
 		json_set(lj, "summary", json_new_string(a->layers[l].summary));
 		json_push(arr, lj);
 	}
@@ -191,7 +198,9 @@ struct json *report_facts_json(const struct fact_base *fb)
 			json_set(fields, sym_str(f->fields[i].name),
 				 value_json(&f->fields[i].v));
 		json_set(o, "fields", fields);
-		json_set(o, "source", json_new_string(fact_base_source_name(fb, f->prov.src)));
+		json_set(o, "source",
+			 json_new_string(
+				 fact_base_source_name(fb, f->prov.src)));
 		json_set(o, "line", json_new_int(f->prov.line));
 		json_push(arr, o);
 	}

@@ -11,8 +11,10 @@
 static enum term_color status_color(enum layer_status s)
 {
 	static const enum term_color c[] = {
-		[LAYER_OK] = TERM_GREEN, [LAYER_WARNING] = TERM_YELLOW,
-		[LAYER_FAULT] = TERM_RED, [LAYER_UNKNOWN] = TERM_DIM,
+		[LAYER_OK] = TERM_GREEN,
+		[LAYER_WARNING] = TERM_YELLOW,
+		[LAYER_FAULT] = TERM_RED,
+		[LAYER_UNKNOWN] = TERM_DIM,
 	};
 
 	return c[s];
@@ -20,8 +22,9 @@ static enum term_color status_color(enum layer_status s)
 
 static enum term_color severity_color(enum severity s)
 {
-	return s >= SEVERITY_ERROR ? TERM_RED :
-	       s == SEVERITY_WARNING ? TERM_YELLOW : TERM_NONE;
+	return s >= SEVERITY_ERROR   ? TERM_RED :
+	       s == SEVERITY_WARNING ? TERM_YELLOW :
+				       TERM_NONE;
 }
 
 static void layers(FILE *out, const struct analysis *a)
@@ -76,8 +79,8 @@ static void ids_of(FILE *out, const struct analysis *a, const size_t *idx,
 		   size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s#%d %s", i ? ", " : "", a->dl->items[idx[i]]->rank,
-			a->dl->items[idx[i]]->id);
+		fprintf(out, "%s#%d %s", i ? ", " : "",
+			a->dl->items[idx[i]]->rank, a->dl->items[idx[i]]->id);
 }
 
 void report_text_diagnosis(FILE *out, const struct analysis *a,
@@ -127,7 +130,8 @@ void report_text_diagnosis(FILE *out, const struct analysis *a,
 		return;
 	fputs("   Reasoning:\n", out);
 	for (size_t i = 0; i < dg->nfirings; i++) {
-		const struct firing *fi = engine_firing(a->engine, dg->firings[i]);
+		const struct firing *fi =
+			engine_firing(a->engine, dg->firings[i]);
 		struct explain *x = explain_firing(a->engine, a->fb, fi);
 
 		explain_steps(out, x, 5);
@@ -149,7 +153,8 @@ static void collectors(FILE *out, const struct analysis *a)
 		fprintf(out, "  %-18s %s%-9s%s ", fact_text(f, "name"),
 			term_on(strcmp(st, "ok") ? TERM_YELLOW : TERM_NONE), st,
 			term_off());
-		term_puts(out, fact_text(f, "detail") ? fact_text(f, "detail") : "");
+		term_puts(out,
+			  fact_text(f, "detail") ? fact_text(f, "detail") : "");
 		fputc('\n', out);
 		shown++;
 	}
@@ -174,17 +179,20 @@ void report_text(FILE *out, const struct analysis *a,
 	layers(out, a);
 	fputc('\n', out);
 	if (!a->dl || !a->dl->n) {
-		fprintf(out, "%sNo diagnosis:%s every rule that could be checked passed.\n",
+		fprintf(out,
+			"%sNo diagnosis:%s every rule that could be checked passed.\n",
 			term_on(TERM_GREEN), term_off());
 	} else {
 		fprintf(out, "Diagnoses, most likely root cause first:\n\n");
 		for (size_t i = 0; i < a->dl->n; i++) {
-			report_text_diagnosis(out, a, a->dl->items[i], o->explain);
+			report_text_diagnosis(out, a, a->dl->items[i],
+					      o->explain);
 			fputc('\n', out);
 		}
 	}
 	if (a->nskipped) {
-		fprintf(out, "%zu rule%s could not be checked for lack of evidence%s\n",
+		fprintf(out,
+			"%zu rule%s could not be checked for lack of evidence%s\n",
 			a->nskipped, a->nskipped == 1 ? "" : "s",
 			o->explain ? ":" : " (--explain lists them).");
 		for (size_t i = 0; o->explain && i < a->nskipped; i++) {
@@ -212,7 +220,8 @@ void report_facts_text(FILE *out, const struct fact_base *fb)
 			value_format(&f->fields[i].v, &sb);
 		}
 		if (f->prov.src) {
-			sb_printf(&sb, "  [%s", fact_base_source_name(fb, f->prov.src));
+			sb_printf(&sb, "  [%s",
+				  fact_base_source_name(fb, f->prov.src));
 			if (f->prov.line)
 				sb_printf(&sb, ":%u", f->prov.line);
 			sb_putc(&sb, ']');

@@ -19,9 +19,12 @@ bool term_color_on(void)
 const char *term_on(enum term_color c)
 {
 	static const char *const codes[] = {
-		[TERM_NONE] = "", [TERM_RED] = "\033[1;31m",
-		[TERM_YELLOW] = "\033[1;33m", [TERM_GREEN] = "\033[32m",
-		[TERM_BOLD] = "\033[1m", [TERM_DIM] = "\033[2m",
+		[TERM_NONE] = "",
+		[TERM_RED] = "\033[1;31m",
+		[TERM_YELLOW] = "\033[1;33m",
+		[TERM_GREEN] = "\033[32m",
+		[TERM_BOLD] = "\033[1m",
+		[TERM_DIM] = "\033[2m",
 	};
 
 	return color ? codes[c] : "";

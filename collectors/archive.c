@@ -22,15 +22,16 @@ int archive_decompress(const char *data, size_t len, size_t max, char **out,
 	archive_read_support_format_raw(a);
 	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
 	    archive_read_next_header(a, &entry) != ARCHIVE_OK) {
-		snprintf(err, errsize, "%s", archive_error_string(a) ?
-						   archive_error_string(a) :
+		snprintf(err, errsize, "%s",
+			 archive_error_string(a) ? archive_error_string(a) :
 						   "not compressed data");
 		rc = -EINVAL;
 		goto out;
 	}
 	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
 		if (sb.len + (size_t)n > max) {
-			snprintf(err, errsize, "more than %zu bytes once decompressed", max);
+			snprintf(err, errsize,
+				 "more than %zu bytes once decompressed", max);
 			rc = -E2BIG;
 			goto out;
 		}

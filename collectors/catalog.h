@@ -6,13 +6,13 @@
 
 #include <stddef.h>
 
-#define CATALOG_ITEM "{}"	/* argv word replaced by the item */
+#define CATALOG_ITEM "{}" /* argv word replaced by the item */
 
 struct command {
-	const char *name;		/* "ibstat" */
-	const char *argv[8];		/* live argv; CATALOG_ITEM for items */
-	const char *items_dir;		/* live: items are this dir's entries */
-	const char *files[8];		/* bundle paths; '*' stands for the item */
+	const char *name; /* "ibstat" */
+	const char *argv[8]; /* live argv; CATALOG_ITEM for items */
+	const char *items_dir; /* live: items are this dir's entries */
+	const char *files[8]; /* bundle paths; '*' stands for the item */
 };
 
 const struct command *catalog_find(const char *name);

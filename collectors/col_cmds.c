@@ -46,7 +46,8 @@ void col_ethtool(struct col_ctx *c, struct col_status *st)
 	for (size_t i = 0; i < items.n && runs < ETHTOOL_MAX_IFACES; i++) {
 		struct fetch f;
 
-		if (!strcmp(items.v[i], "lo") || !strcmp(items.v[i], "bonding_masters"))
+		if (!strcmp(items.v[i], "lo") ||
+		    !strcmp(items.v[i], "bonding_masters"))
 			continue;
 		col_progress(c, "running ethtool -i %s", items.v[i]);
 		source_command(c->src, cmd, items.v[i], &f);
@@ -70,9 +71,11 @@ void col_modinfo(struct col_ctx *c, struct col_status *st)
 	struct fetch f;
 
 	if (!source_command(c->src, cmd, NULL, &f))
-		note(st, &f, col_parse(c, "modinfo", &f, NULL), "module", "modules");
+		note(st, &f, col_parse(c, "modinfo", &f, NULL), "module",
+		     "modules");
 	else
-		col_status(st, FETCH_MISSING, "no modinfo output in the bundle");
+		col_status(st, FETCH_MISSING,
+			   "no modinfo output in the bundle");
 	fetch_release(&f);
 	source_command_items(c->src, cmd, &items);
 	for (size_t i = 0; i < items.n; i++) {

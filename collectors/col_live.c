@@ -14,8 +14,8 @@
  * low memlock limit shows, small enough to be harmless. */
 #define SMOKE_MR_BYTES (4u << 20) /* @@ */
 
-static void step(struct col_ctx *c, const char *name, const char *dev,
-		 int err, int devices)
+static void step(struct col_ctx *c, const char *name, const char *dev, int err,
+		 int devices)
 {
 	struct emit e;
 	struct fact *f;
@@ -81,7 +81,7 @@ static void port_facts(struct col_ctx *c, struct ibv_context *ctx,
 		if ((s = state_name(pa.state)))
 			emit_str(&e, f, "state", s, strlen(s), NULL);
 		s = pa.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" :
-								"InfiniBand";
+							       "InfiniBand";
 		emit_str(&e, f, "link_layer", s, strlen(s), NULL);
 		emit_int(&e, f, "lid", pa.lid, NULL);
 		emit_int(&e, f, "sm_lid", pa.sm_lid, NULL);
@@ -133,9 +133,10 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev)
 			attr.qp_state = IBV_QPS_INIT;
 			attr.port_num = 1;
 			step(c, "modify_qp_init", name,
-			     ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-							      IBV_QP_PORT |
-							      IBV_QP_ACCESS_FLAGS),
+			     ibv_modify_qp(qp, &attr,
+					   IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+						   IBV_QP_PORT |
+						   IBV_QP_ACCESS_FLAGS),
 			     -1);
 		}
 	}

@@ -92,6 +92,27 @@ static void os_release(struct col_ctx *c, struct fact *f)
 	fetch_release(&os);
 }
 
+/* /proc/sys/kernel/{hostname,osrelease}, for trees without uname output. */
+static void proc_identity(struct col_ctx *c, struct emit *e, struct fact *f,
+			  struct col_status *st)
+{
+	static const char *const files[][2] = {
+		{ "/proc/sys/kernel/hostname", "hostname" },
+		{ "/proc/sys/kernel/osrelease", "kernel" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < 2; i++) {
+		if (fact_get(f, sym_intern_cstr(files[i][1])) ||
+		    !col_attr(c, files[i][0], buf, sizeof(buf)) || !buf[0])
+			continue;
+		put(c, e, f, files[i][1], files[i][0], buf);
+		if (i == 1)
+			snprintf(c->release, sizeof(c->release), "%s", buf);
+		col_status(st, FETCH_OK, "%s", files[i][0]);
+	}
+}
+
 void col_host(struct col_ctx *c, struct col_status *st)
 {
 	struct emit e;
@@ -103,11 +124,16 @@ void col_host(struct col_ctx *c, struct col_status *st)
 		struct utsname u;
 
 		if (!uname(&u)) {
-			emit_str(&e, f, "hostname", u.nodename, strlen(u.nodename), NULL);
-			emit_str(&e, f, "kernel", u.release, strlen(u.release), NULL);
-			emit_str(&e, f, "arch", u.machine, strlen(u.machine), NULL);
-			snprintf(c->release, sizeof(c->release), "%s", u.release);
-			col_status(st, FETCH_OK, "uname: %s %s", u.nodename, u.release);
+			emit_str(&e, f, "hostname", u.nodename,
+				 strlen(u.nodename), NULL);
+			emit_str(&e, f, "kernel", u.release, strlen(u.release),
+				 NULL);
+			emit_str(&e, f, "arch", u.machine, strlen(u.machine),
+				 NULL);
+			snprintf(c->release, sizeof(c->release), "%s",
+				 u.release);
+			col_status(st, FETCH_OK, "uname: %s %s", u.nodename,
+				   u.release);
 		}
 	} else {
 		const struct command *cmds[] = { catalog_find("hostname"),
@@ -139,6 +165,7 @@ void col_host(struct col_ctx *c, struct col_status *st)
 			col_status(st, FETCH_OK, "%s", out.where);
 			fetch_release(&out);
 		}
+		proc_identity(c, &e, f, st);
 	}
 	os_release(c, f);
 	emit_end(&e, f);
@@ -215,7 +242,8 @@ void col_kernel_config(struct col_ctx *c, struct col_status *st)
 		done = true;
 	}
 	if (!done && !st->seen)
-		col_status(st, FETCH_MISSING, "no /proc/config.gz and no /boot/config-%s",
+		col_status(st, FETCH_MISSING,
+			   "no /proc/config.gz and no /boot/config-%s",
 			   c->release[0] ? c->release : "<release>");
 	free(paths[0]);
 	free(paths[1]);
@@ -261,17 +289,22 @@ void col_modules(struct col_ctx *c, struct col_status *st)
 		col_status(st, f.status, "%s: %d modules", f.where,
 			   col_parse(c, "proc_modules", &f, NULL));
 	} else {
-		col_status(st, FETCH_MISSING, "no /proc/modules%s",
-			   source_is_live(c->src) ?
-				   " (the kernel has no loadable module support)" : "");
+		col_status(
+			st, FETCH_MISSING, "no /proc/modules%s",
+			source_is_live(c->src) ?
+				" (the kernel has no loadable module support)" :
+				"");
 		fetch_release(&f);
 		source_command(c->src, catalog_find("lsmod"), NULL, &f);
 		if (f.status == FETCH_OK && f.exit_code <= 0)
 			col_status(st, f.status, "%s: %d modules", f.where,
 				   col_parse(c, "lsmod", &f, NULL));
 		else if (f.status != FETCH_MISSING || source_is_live(c->src))
-			col_status(st, f.status == FETCH_OK ? FETCH_ERROR : f.status,
-				   "%s: %s", f.where, f.detail ? f.detail : "failed");
+			col_status(st,
+				   f.status == FETCH_OK ? FETCH_ERROR :
+							  f.status,
+				   "%s: %s", f.where,
+				   f.detail ? f.detail : "failed");
 	}
 	fetch_release(&f);
 	builtin_modules(c, st);
@@ -312,10 +345,12 @@ void col_module_versions(struct col_ctx *c, struct col_status *st)
 		emit_str(&e, f, "name", ls.v[i], strlen(ls.v[i]), NULL);
 		put(c, &e, f, "version", path, ver);
 		emit_str(&e, f, "evidence", "sysfs", 5, NULL);
-		origin = out_of_tree(c, ls.v[i]) ? driver_origin_of(ver, strlen(ver)) :
-						   "inbox";
+		origin = out_of_tree(c, ls.v[i]) ?
+				 driver_origin_of(ver, strlen(ver)) :
+				 "inbox";
 		emit_str(&e, f, "origin", origin, strlen(origin), NULL);
-		snprintf(spath, sizeof(spath), "/sys/module/%s/srcversion", ls.v[i]);
+		snprintf(spath, sizeof(spath), "/sys/module/%s/srcversion",
+			 ls.v[i]);
 		if (col_attr(c, spath, src, sizeof(src)))
 			put(c, &e, f, "srcversion", spath, src);
 		emit_end(&e, f);
@@ -413,11 +448,13 @@ static void state_attr(struct col_ctx *c, struct emit *e, struct fact *f,
 	char *path = xasprintf("%s/%s", dir, name), buf[64];
 	const char *v;
 
-	if (col_attr(c, path, buf, sizeof(buf)) && (v = norm(buf, strlen(buf)))) {
+	if (col_attr(c, path, buf, sizeof(buf)) &&
+	    (v = norm(buf, strlen(buf)))) {
 		char *where = source_name_of(c->src, path);
 
 		fact_put_at(e->fb, f, sym_intern_cstr(field), value_cstr(v),
-			    fact_base_source(e->fb, where), 1, buf, strlen(buf));
+			    fact_base_source(e->fb, where), 1, buf,
+			    strlen(buf));
 		free(where);
 	}
 	free(path);
@@ -487,8 +524,8 @@ static void ib_device(struct col_ctx *c, const char *dev, int *ports)
 		link_name(c, &e, f, "pci", devdir);
 		pci_ids(c, &e, f, devdir, "vendor_id", "pci_device_id");
 		physfn = xasprintf("%s/physfn", devdir);
-		emit_bool(&e, f, "virtual_function", source_exists(c->src, physfn),
-			  NULL);
+		emit_bool(&e, f, "virtual_function",
+			  source_exists(c->src, physfn), NULL);
 		free(physfn);
 		physfn = xasprintf("%s/driver", devdir);
 		if (source_exists(c->src, physfn))
@@ -518,17 +555,20 @@ void col_sysfs_infiniband(struct col_ctx *c, struct col_status *st)
 		if (source_kind(c->src) == SOURCE_LIVE ||
 		    source_kind(c->src) == SOURCE_ROOT ||
 		    source_kind(c->src) == SOURCE_SNAPSHOT)
-			col_status(st, FETCH_OK,
-				   "no /sys/class/infiniband: no RDMA device is registered");
+			col_status(
+				st, FETCH_OK,
+				"no /sys/class/infiniband: no RDMA device is registered");
 		else
-			col_status(st, FETCH_MISSING,
-				   "/sys/class/infiniband is not in this bundle (stock sosreports do not collect it)");
+			col_status(
+				st, FETCH_MISSING,
+				"/sys/class/infiniband is not in this bundle (stock sosreports do not collect it)");
 		return;
 	}
 	for (size_t i = 0; i < ls.n; i++)
 		ib_device(c, ls.v[i], &ports);
-	col_status(st, FETCH_OK, "/sys/class/infiniband: %zu devices, %d ports",
-		   ls.n, ports);
+	col_status(st, FETCH_OK,
+		   "/sys/class/infiniband: %zu device%s, %d port%s", ls.n,
+		   ls.n == 1 ? "" : "s", ports, ports == 1 ? "" : "s");
 	names_release(&ls);
 }
 
@@ -541,8 +581,8 @@ static void link_attr(struct col_ctx *c, struct emit *e, struct fact *f,
 	char *path = xasprintf("%s/%s", dir, name), buf[64];
 	double v;
 
-	if (col_attr(c, path, buf, sizeof(buf)) && sscanf(buf, "%lf", &v) == 1 &&
-	    v > 0)
+	if (col_attr(c, path, buf, sizeof(buf)) &&
+	    sscanf(buf, "%lf", &v) == 1 && v > 0)
 		put_num(c, e, f, field, path, v, buf);
 	free(path);
 }
@@ -570,7 +610,7 @@ void col_pci(struct col_ctx *c, struct col_status *st)
 		pci_ids(c, &e, f, dir, "vendor_id", "device_id");
 		if (col_attr(c, cls, buf, sizeof(buf))) {
 			hex_id(buf);
-			buf[4] = '\0';	/* base class and subclass */
+			buf[4] = '\0'; /* base class and subclass */
 			put(c, &e, f, "class", cls, buf);
 		}
 		if (source_exists(c->src, drv))
@@ -584,6 +624,7 @@ void col_pci(struct col_ctx *c, struct col_status *st)
 		free(drv);
 		free(cls);
 	}
-	col_status(st, FETCH_OK, "/sys/bus/pci/devices: %zu functions", ls.n);
+	col_status(st, FETCH_OK, "/sys/bus/pci/devices: %zu function%s", ls.n,
+		   ls.n == 1 ? "" : "s");
 	names_release(&ls);
 }

@@ -25,7 +25,8 @@ static const struct {
 	col_fn fn;
 	unsigned where;
 } collectors[] = {
-#define X(name, inputs, kinds, where) { #name, inputs, kinds, col_##name, where },
+#define X(name, inputs, kinds, where) \
+	{ #name, inputs, kinds, col_##name, where },
 	COLLECTORS(X)
 #undef X
 };
@@ -53,7 +54,7 @@ static bool better(enum fetch_status a, bool read_a, enum fetch_status b,
 		   bool read_b)
 {
 	static const int rank[] = {
-		[FETCH_OK] = 4, [FETCH_TRUNCATED] = 3, [FETCH_TIMEOUT] = 2,
+		[FETCH_OK] = 4,	   [FETCH_TRUNCATED] = 3, [FETCH_TIMEOUT] = 2,
 		[FETCH_ERROR] = 1, [FETCH_MISSING] = 0,
 	};
 
@@ -119,7 +120,7 @@ enum fetch_status col_final(const struct col_status *st)
 {
 	if (st->read_any)
 		return st->seen & (1u << FETCH_TRUNCATED) ? FETCH_TRUNCATED :
-							     FETCH_OK;
+							    FETCH_OK;
 	if (st->seen & (1u << FETCH_TIMEOUT))
 		return FETCH_TIMEOUT;
 	if (st->seen & (1u << FETCH_ERROR))
@@ -236,8 +237,7 @@ static void known_kinds(struct strbuf *sb)
 		sb_printf(sb, "%s%s", i ? ", " : "", format_at(i)->name);
 }
 
-int collect_file(struct collect_run *run, const char *path,
-		 const char *format)
+int collect_file(struct collect_run *run, const char *path, const char *format)
 {
 	const struct format *fmt = NULL;
 	struct fetch f;
@@ -249,7 +249,8 @@ int collect_file(struct collect_run *run, const char *path,
 		struct strbuf sb = STRBUF_INIT;
 
 		known_kinds(&sb);
-		diag_error(run->d, "unknown kind '%s' in '%s=%s'; known kinds: %s",
+		diag_error(run->d,
+			   "unknown kind '%s' in '%s=%s'; known kinds: %s",
 			   format, format, path, sb_str(&sb));
 		sb_release(&sb);
 		return -EINVAL;
@@ -275,8 +276,11 @@ int collect_file(struct collect_run *run, const char *path,
 	}
 	emit_init(&e, run->fb, path);
 	facts = fmt->parse(&e, f.data, f.len, NULL);
-	detail = xasprintf("%s: %d fact%s%s", path, facts, facts == 1 ? "" : "s",
-			   f.status == FETCH_TRUNCATED ? " (file cut at the size cap)" : "");
+	detail =
+		xasprintf("%s: %d fact%s%s", path, facts, facts == 1 ? "" : "s",
+			  f.status == FETCH_TRUNCATED ?
+				  " (file cut at the size cap)" :
+				  "");
 	record(run, fmt->name, facts ? f.status : FETCH_ERROR, facts > 0,
 	       facts ? detail : "no facts found in the file");
 	if (!facts)
@@ -292,8 +296,10 @@ int collect_file(struct collect_run *run, const char *path,
  * the adapter entries of the knowledge base. */
 static void enrich_hcas(struct fact_base *fb)
 {
-	uint32_t hca = sym_intern_cstr("hca"), adapter = sym_intern_cstr("adapter");
-	uint32_t model = sym_intern_cstr("model"), family = sym_intern_cstr("family");
+	uint32_t hca = sym_intern_cstr("hca"),
+		 adapter = sym_intern_cstr("adapter");
+	uint32_t model = sym_intern_cstr("model"),
+		 family = sym_intern_cstr("family");
 	uint32_t devid = sym_intern_cstr("pci_device_id");
 	size_t n;
 	const uint32_t *ids = fact_base_of_kind(fb, hca, &n);
@@ -306,7 +312,8 @@ static void enrich_hcas(struct fact_base *fb)
 
 		if (fact_get(h, family))
 			continue;
-		hit = key ? fact_base_lookup(fb, adapter, devid, key, &k) : NULL;
+		hit = key ? fact_base_lookup(fb, adapter, devid, key, &k) :
+			    NULL;
 		if (!k && (key = fact_get(h, model)))
 			hit = fact_base_lookup(fb, adapter, model, key, &k);
 		if (k) {
@@ -316,7 +323,8 @@ static void enrich_hcas(struct fact_base *fb)
 			/* No provenance: the family is knowledge, not host
 			 * evidence. */
 			if (fam)
-				fact_put_at(fb, h, family, fam->v, 0, 0, NULL, 0);
+				fact_put_at(fb, h, family, fam->v, 0, 0, NULL,
+					    0);
 		}
 	}
 }
@@ -330,16 +338,16 @@ void collect_finish(struct collect_run *run)
 		struct outcome *o = &run->outcomes[i];
 		const char *st = fetch_status_to_str(o->status);
 		char *line = xasprintf("%s: %s, %s", o->name, st, o->detail);
-		struct fact *f = fact_base_begin(run->fb, kind, src,
-						 (uint32_t)i + 1, line,
-						 strlen(line));
+		struct fact *f =
+			fact_base_begin(run->fb, kind, src, (uint32_t)i + 1,
+					line, strlen(line));
 		bool added;
 
 		free(line);
-		fact_put(run->fb, f, sym_intern_cstr("name"), value_cstr(o->name), 0,
-			 NULL, 0);
-		fact_put(run->fb, f, sym_intern_cstr("status"), value_cstr(st), 0,
-			 NULL, 0);
+		fact_put(run->fb, f, sym_intern_cstr("name"),
+			 value_cstr(o->name), 0, NULL, 0);
+		fact_put(run->fb, f, sym_intern_cstr("status"), value_cstr(st),
+			 0, NULL, 0);
 		fact_put(run->fb, f, sym_intern_cstr("detail"),
 			 value_cstr(o->detail), 0, NULL, 0);
 		fact_base_commit(run->fb, f, &added);
@@ -364,7 +372,8 @@ static bool produces(const char *kinds, const char *kind)
 bool collect_kind_missing(const struct fact_base *fb, const char *kind,
 			  struct strbuf *inputs)
 {
-	uint32_t ksym = sym_intern_cstr("collector"), name = sym_intern_cstr("name");
+	uint32_t ksym = sym_intern_cstr("collector"),
+		 name = sym_intern_cstr("name");
 	uint32_t status = sym_intern_cstr("status");
 	bool any = false, all_missing = true;
 
@@ -389,10 +398,11 @@ bool collect_kind_missing(const struct fact_base *fb, const char *kind,
 		v = value_cstr(cname);
 		ids = fact_base_lookup(fb, ksym, name, &v, &n);
 		if (n) {
-			const char *st = value_text(fact_get(fact_base_get(fb, ids[0]),
-							     status));
+			const char *st = value_text(
+				fact_get(fact_base_get(fb, ids[0]), status));
 
-			if (st && (!strcmp(st, "ok") || !strcmp(st, "truncated")))
+			if (st &&
+			    (!strcmp(st, "ok") || !strcmp(st, "truncated")))
 				all_missing = false;
 		}
 		if (inputs && !strstr(sb_str(inputs), in))

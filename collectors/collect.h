@@ -26,8 +26,7 @@ void collect_source(struct collect_run *run, struct source *src);
  * NULL to detect it from the content.  Returns 0, or -EINVAL after
  * reporting an unreadable or unrecognised file (the error lists the known
  * kinds). */
-int collect_file(struct collect_run *run, const char *path,
-		 const char *format);
+int collect_file(struct collect_run *run, const char *path, const char *format);
 /* Records the collector facts and fills in what the knowledge base adds
  * (adapter family of each hca).  The run is freed. */
 void collect_finish(struct collect_run *run);

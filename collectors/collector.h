@@ -13,14 +13,14 @@ struct col_ctx {
 	struct source *src;
 	struct fact_base *fb;
 	struct diag *d;
-	char release[128];	/* kernel release, once the host collector ran */
+	char release[128]; /* kernel release, once the host collector ran */
 };
 
 /* What a collector could read.  Its status is ok (or truncated) when it
  * read anything, else the most telling failure: timeout, error, missing.
  * The detail says what was read or why not. */
 struct col_status {
-	unsigned seen;		/* bit per enum fetch_status */
+	unsigned seen; /* bit per enum fetch_status */
 	bool read_any;
 	struct strbuf detail;
 };
@@ -39,20 +39,28 @@ bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size);
 
 typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 
-#define COL_LIVE 0x1u		/* runs on live hosts */
-#define COL_TREE 0x2u		/* runs on directory and archive bundles */
+#define COL_LIVE 0x1u /* runs on live hosts */
+#define COL_TREE 0x2u /* runs on directory and archive bundles */
 
 #define COLLECTORS(X)                                                          \
-	X(host, "uname, hostname, /etc/os-release", "host", COL_LIVE | COL_TREE) \
-	X(kernel_config, "/proc/config.gz or /boot/config-<release>", "kconfig", COL_LIVE | COL_TREE) \
-	X(modules, "/proc/modules, lsmod, /sys/module", "module", COL_LIVE | COL_TREE) \
-	X(module_versions, "/sys/module/*/version and taint", "driver", COL_LIVE | COL_TREE) \
-	X(modinfo, "modinfo output (sosreport modinfo_ALL_MODULES)", "driver", COL_TREE) \
-	X(sysfs_infiniband, "/sys/class/infiniband", "hca port", COL_LIVE | COL_TREE) \
-	X(pci, "/sys/bus/pci/devices", "pcie", COL_LIVE | COL_TREE) \
-	X(ibstat, "ibstat", "hca port tool_error", COL_LIVE | COL_TREE) \
-	X(ethtool, "ethtool -i <interface>", "driver netdev", COL_LIVE | COL_TREE) \
-	X(verbs, "libibverbs (device list and a smoke test)", "verbs hca port", COL_LIVE) \
+	X(host, "uname, hostname, /etc/os-release", "host",                    \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(kernel_config, "/proc/config.gz or /boot/config-<release>",          \
+	  "kconfig", COL_LIVE | COL_TREE)                                      \
+	X(modules, "/proc/modules, lsmod, /sys/module", "module",              \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(module_versions, "/sys/module/*/version and taint", "driver",        \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(modinfo, "modinfo output (sosreport modinfo_ALL_MODULES)", "driver", \
+	  COL_TREE)                                                            \
+	X(sysfs_infiniband, "/sys/class/infiniband", "hca port",               \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(pci, "/sys/bus/pci/devices", "pcie", COL_LIVE | COL_TREE)            \
+	X(ibstat, "ibstat", "hca port tool_error", COL_LIVE | COL_TREE)        \
+	X(ethtool, "ethtool -i <interface>", "driver netdev",                  \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(verbs, "libibverbs (device list and a smoke test)",                  \
+	  "verbs hca port", COL_LIVE)                                          \
 	X(limits, "getrlimit(RLIMIT_MEMLOCK)", "limits", COL_LIVE)
 
 #define X(name, inputs, kinds, where) \

@@ -10,7 +10,8 @@
 #define DETECT_MIN_SCORE 30 /* @@ */
 
 static const struct format formats[] = {
-#define X(name, what, kinds) { #name, what, parse_##name, detect_##name, kinds },
+#define X(name, what, kinds) \
+	{ #name, what, parse_##name, detect_##name, kinds },
 	FORMAT_LIST(X)
 #undef X
 };

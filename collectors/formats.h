@@ -17,11 +17,11 @@ typedef int (*parse_fn)(struct emit *e, const char *text, size_t len,
 typedef int (*detect_fn)(const char *text, size_t len);
 
 struct format {
-	const char *name;	/* "ibstat"; the KIND of KIND=FILE */
-	const char *what;	/* one line for --help and errors */
+	const char *name; /* "ibstat"; the KIND of KIND=FILE */
+	const char *what; /* one line for --help and errors */
 	parse_fn parse;
 	detect_fn detect;
-	const char *kinds;	/* fact kinds it produces, space separated */
+	const char *kinds; /* fact kinds it produces, space separated */
 };
 
 size_t format_count(void);
@@ -32,17 +32,20 @@ const struct format *format_find(const char *name);
 const struct format *format_detect(const char *text, size_t len, int *score);
 
 #define FORMAT_LIST(X)                                                       \
-	X(ibstat, "ibstat output (CA blocks with ports)", "hca port tool_error") \
-	X(lsmod, "lsmod output", "module")                                    \
-	X(proc_modules, "/proc/modules", "module")                            \
-	X(modinfo, "modinfo output (one or more modules)", "driver")          \
+	X(ibstat, "ibstat output (CA blocks with ports)",                    \
+	  "hca port tool_error")                                             \
+	X(lsmod, "lsmod output", "module")                                   \
+	X(proc_modules, "/proc/modules", "module")                           \
+	X(modinfo, "modinfo output (one or more modules)", "driver")         \
 	X(ethtool_i, "ethtool -i output", "driver netdev")                   \
-	X(perftest, "perftest output (ib_write_bw, ib_read_lat, ...)", "perftest") \
-	X(kconfig, "kernel configuration (/boot/config-*, /proc/config.gz)", "kconfig")
+	X(perftest, "perftest output (ib_write_bw, ib_read_lat, ...)",       \
+	  "perftest")                                                        \
+	X(kconfig, "kernel configuration (/boot/config-*, /proc/config.gz)", \
+	  "kconfig")
 
-#define X(name, what, kinds)                                              \
-	int parse_##name(struct emit *e, const char *text, size_t len,   \
-			 const char *arg);                                \
+#define X(name, what, kinds)                                           \
+	int parse_##name(struct emit *e, const char *text, size_t len, \
+			 const char *arg);                             \
 	int detect_##name(const char *text, size_t len);
 FORMAT_LIST(X)
 #undef X

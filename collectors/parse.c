@@ -137,7 +137,8 @@ struct line line_unmark(struct line ln)
 		ln.p += 2;
 		ln.len -= 2;
 	}
-	while (ln.len >= 2 && ln.p[ln.len - 1] == '*' && ln.p[ln.len - 2] == '*')
+	while (ln.len >= 2 && ln.p[ln.len - 1] == '*' &&
+	       ln.p[ln.len - 2] == '*')
 		ln.len -= 2;
 	if (ln.len >= 2 && ln.p[0] == '`' && ln.p[ln.len - 1] == '`') {
 		ln.p++;
@@ -166,11 +167,11 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	for (size_t i = 1; i < need; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-	if (need == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) ||
-			  (s[0] == 0xed && s[1] >= 0xa0)))
+	if (need == 3 &&
+	    ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
 		return 0;
-	if (need == 4 && ((s[0] == 0xf0 && s[1] < 0x90) ||
-			  (s[0] == 0xf4 && s[1] >= 0x90)))
+	if (need == 4 &&
+	    ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
 		return 0;
 	return need;
 }
@@ -208,7 +209,7 @@ const char *driver_origin_of(const char *v, size_t n)
 	if (!n)
 		return "unknown";
 	if (memchr(v, '(', n))
-		return "inbox";	/* "3.0-1 (January 2015)": old in-tree style */
+		return "inbox"; /* "3.0-1 (January 2015)": old in-tree style */
 	for (; i < n; i++) {
 		char c = v[i];
 
@@ -229,8 +230,7 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->nfacts = 0;
 }
 
-struct fact *emit_begin(struct emit *e, const char *kind,
-			const struct line *ln)
+struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct fact *f;
@@ -257,8 +257,8 @@ void emit_value(struct emit *e, struct fact *f, const char *field,
 	sb_release(&sb);
 }
 
-void emit_str(struct emit *e, struct fact *f, const char *field,
-	      const char *s, size_t n, const struct line *ln)
+void emit_str(struct emit *e, struct fact *f, const char *field, const char *s,
+	      size_t n, const struct line *ln)
 {
 	struct strbuf sb = STRBUF_INIT;
 

@@ -15,7 +15,7 @@
 struct line {
 	const char *p;
 	size_t len;
-	uint32_t no;		/* 1-based */
+	uint32_t no; /* 1-based */
 };
 
 struct lines {
@@ -62,7 +62,7 @@ const char *driver_origin_of(const char *v, size_t n);
 struct emit {
 	struct fact_base *fb;
 	uint32_t src;
-	unsigned nfacts;	/* facts committed */
+	unsigned nfacts; /* facts committed */
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);
@@ -71,8 +71,8 @@ struct fact *emit_begin(struct emit *e, const char *kind,
 			const struct line *ln);
 /* Sets a field from text; the fact base converts it to the field's type
  * and drops it when it does not convert ("..." for an elided number). */
-void emit_str(struct emit *e, struct fact *f, const char *field,
-	      const char *s, size_t n, const struct line *ln);
+void emit_str(struct emit *e, struct fact *f, const char *field, const char *s,
+	      size_t n, const struct line *ln);
 void emit_line(struct emit *e, struct fact *f, const char *field,
 	       const struct line *val, const struct line *ln);
 void emit_int(struct emit *e, struct fact *f, const char *field, int64_t v,

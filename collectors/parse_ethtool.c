@@ -51,7 +51,8 @@ int parse_ethtool_i(struct emit *e, const char *text, size_t len,
 
 				if (open) {
 					psid.p = open + 1;
-					psid.len = (size_t)(val.p + val.len - 1 - psid.p);
+					psid.len = (size_t)(val.p + val.len -
+							    1 - psid.p);
 					psid.no = ln.no;
 					emit_line(e, nd, "psid", &psid, &ln);
 				}

@@ -58,9 +58,11 @@ static void port_value(struct state *s, const struct line *key,
 		if (line_number(val, &rate))
 			emit_num(e, s->port, "rate_gbps", rate, ln);
 	} else {
-		for (size_t i = 0; i < sizeof(port_keys) / sizeof(*port_keys); i++)
+		for (size_t i = 0; i < sizeof(port_keys) / sizeof(*port_keys);
+		     i++)
 			if (line_eq(key, port_keys[i].key))
-				emit_line(e, s->port, port_keys[i].field, val, ln);
+				emit_line(e, s->port, port_keys[i].field, val,
+					  ln);
 	}
 }
 
@@ -88,7 +90,8 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 		unsigned port;
 		char colon;
 
-		if (line_starts(&ln, "ibwarn:") || line_starts(&ln, "ibpanic:") ||
+		if (line_starts(&ln, "ibwarn:") ||
+		    line_starts(&ln, "ibpanic:") ||
 		    line_starts(&ln, "ibstat:")) {
 			tool_error(e, &ln);
 			continue;
@@ -106,7 +109,8 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 		if (!s.ca[0])
 			continue;
 		if (sscanf(line_copy(&ln, buf, sizeof(buf)), "Port %u%c", &port,
-			   &colon) == 2 && colon == ':' && ln.len < 16) {
+			   &colon) == 2 &&
+		    colon == ':' && ln.len < 16) {
 			close_port(&s);
 			s.port = emit_begin(e, "port", &ln);
 			emit_str(e, s.port, "hca", s.ca, strlen(s.ca), &ln);
@@ -119,9 +123,11 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 			port_value(&s, &key, &val, &ln);
 			continue;
 		}
-		for (size_t i = 0; i < sizeof(hca_keys) / sizeof(*hca_keys); i++)
+		for (size_t i = 0; i < sizeof(hca_keys) / sizeof(*hca_keys);
+		     i++)
 			if (line_eq(&key, hca_keys[i].key))
-				emit_line(e, s.hca, hca_keys[i].field, &val, &ln);
+				emit_line(e, s.hca, hca_keys[i].field, &val,
+					  &ln);
 	}
 	close_ca(&s);
 	return (int)(e->nfacts - before);

@@ -18,8 +18,7 @@ static bool option_name(const struct line *t)
 	return true;
 }
 
-int parse_kconfig(struct emit *e, const char *text, size_t len,
-		  const char *arg)
+int parse_kconfig(struct emit *e, const char *text, size_t len, const char *arg)
 {
 	struct lines it;
 	struct line raw;
@@ -31,8 +30,8 @@ int parse_kconfig(struct emit *e, const char *text, size_t len,
 		struct line ln = line_trim(raw), name, val;
 		struct fact *f;
 
-		if (line_starts(&ln, "# CONFIG_") &&
-		    ln.len > 13 && !memcmp(ln.p + ln.len - 11, " is not set", 11)) {
+		if (line_starts(&ln, "# CONFIG_") && ln.len > 13 &&
+		    !memcmp(ln.p + ln.len - 11, " is not set", 11)) {
 			name.p = ln.p + 2;
 			name.len = ln.len - 13;
 			name.no = ln.no;
@@ -43,7 +42,8 @@ int parse_kconfig(struct emit *e, const char *text, size_t len,
 		}
 		if (!option_name(&name))
 			continue;
-		if (val.len >= 2 && val.p[0] == '"' && val.p[val.len - 1] == '"') {
+		if (val.len >= 2 && val.p[0] == '"' &&
+		    val.p[val.len - 1] == '"') {
 			val.p++;
 			val.len -= 2;
 		}
@@ -68,9 +68,11 @@ int detect_kconfig(const char *text, size_t len)
 	while (lines_next(&it, &raw) && it.no < 300) {
 		struct line ln = line_trim(raw);
 
-		if (!ln.len || (line_starts(&ln, "#") && !line_starts(&ln, "# CONFIG_")))
+		if (!ln.len ||
+		    (line_starts(&ln, "#") && !line_starts(&ln, "# CONFIG_")))
 			continue;
-		if (line_starts(&ln, "CONFIG_") || line_starts(&ln, "# CONFIG_"))
+		if (line_starts(&ln, "CONFIG_") ||
+		    line_starts(&ln, "# CONFIG_"))
 			options++;
 		else
 			others++;

@@ -7,7 +7,7 @@
 struct block {
 	struct fact *f;
 	bool intree, out_of_tree;
-	struct line origin_line;	/* what told the origin */
+	struct line origin_line; /* what told the origin */
 	struct line version;
 };
 
@@ -47,8 +47,7 @@ static struct line base_name(struct line path)
 	return path;
 }
 
-int parse_modinfo(struct emit *e, const char *text, size_t len,
-		  const char *arg)
+int parse_modinfo(struct emit *e, const char *text, size_t len, const char *arg)
 {
 	struct block b = { 0 };
 	struct lines it;
@@ -74,7 +73,8 @@ int parse_modinfo(struct emit *e, const char *text, size_t len,
 			b.origin_line = ln;
 			continue;
 		}
-		if (!b.f && (line_eq(&key, "version") || line_eq(&key, "name"))) {
+		if (!b.f &&
+		    (line_eq(&key, "version") || line_eq(&key, "name"))) {
 			/* A grep'ed paste without filename: one module, named by
 			 * the caller or by a name: line. */
 			b.f = emit_begin(e, "driver", &ln);

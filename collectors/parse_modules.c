@@ -115,9 +115,9 @@ static void shape(const char *text, size_t len, int *rows, int *proc,
 		    !all_digits(&tok[2]))
 			continue;
 		(*rows)++;
-		if (n >= 6 && (line_eq(&tok[4], "Live") ||
-			       line_eq(&tok[4], "Loading") ||
-			       line_eq(&tok[4], "Unloading")) &&
+		if (n >= 6 &&
+		    (line_eq(&tok[4], "Live") || line_eq(&tok[4], "Loading") ||
+		     line_eq(&tok[4], "Unloading")) &&
 		    line_starts(&tok[5], "0x"))
 			(*proc)++;
 	}

@@ -30,8 +30,9 @@ static const struct {
 
 /* Lines perftest prints when a test cannot run. */
 static const char *const failures[] = {
-	"Failed to ", "Unable to ", "Couldn't ", "Couldnt ", "Did not detect",
-	"No IB devices", "IB device ", "Error ", "ERROR:",
+	"Failed to ", "Unable to ",	"Couldn't ",
+	"Couldnt ",   "Did not detect", "No IB devices",
+	"IB device ", "Error ",		"ERROR:",
 };
 
 struct result {
@@ -60,7 +61,8 @@ static bool header_value(const struct line *ln, const char *key,
 	while (val->p < end && (*val->p == ' ' || *val->p == '\t'))
 		val->p++;
 	val->len = 0;
-	while (val->p + val->len < end && !isspace((unsigned char)val->p[val->len]))
+	while (val->p + val->len < end &&
+	       !isspace((unsigned char)val->p[val->len]))
 		val->len++;
 	val->no = ln->no;
 	return val->len > 0;
@@ -87,7 +89,7 @@ static void title(struct result *r, const struct line *ln)
 static void command_line(struct result *r, const struct line *ln)
 {
 	static const char *const tools[] = {
-		"ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw",
+		"ib_write_bw",	"ib_read_bw",  "ib_send_bw",  "ib_atomic_bw",
 		"ib_write_lat", "ib_read_lat", "ib_send_lat", "ib_atomic_lat",
 	};
 
@@ -125,8 +127,9 @@ static void data_row(struct result *r, const struct line *ln)
 static void emit_result(struct emit *e, struct result *r)
 {
 	struct fact *f;
-	const struct line *at = r->row.p ? &r->row :
-				r->error.p ? &r->error : &r->title;
+	const struct line *at = r->row.p   ? &r->row :
+				r->error.p ? &r->error :
+					     &r->title;
 	double k = r->mib ? MIB_TO_GBIT : 1;
 
 	if (!r->row.p && !r->error.p)
@@ -186,18 +189,21 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 						  line_contains(&ln, "t_avg") ?
 					  TABLE_LAT :
 				  line_contains(&ln, "#sl") ? TABLE_BW_QOS :
-							     TABLE_BW;
+							      TABLE_BW;
 			r.mib = line_contains(&ln, "MB/sec") ||
 				line_contains(&ln, "MiB/sec");
 			continue;
 		}
-		if (r.table != TABLE_NONE && ln.len && isdigit((unsigned char)ln.p[0])) {
+		if (r.table != TABLE_NONE && ln.len &&
+		    isdigit((unsigned char)ln.p[0])) {
 			data_row(&r, &ln);
 			continue;
 		}
-		if (line_starts(&ln, "Conflicting CPU frequency") && !r.warning.p)
+		if (line_starts(&ln, "Conflicting CPU frequency") &&
+		    !r.warning.p)
 			r.warning = ln;
-		for (size_t i = 0; i < sizeof(failures) / sizeof(*failures); i++)
+		for (size_t i = 0; i < sizeof(failures) / sizeof(*failures);
+		     i++)
 			if (line_starts(&ln, failures[i]) && !r.error.p)
 				r.error = ln;
 	}

@@ -8,30 +8,43 @@
 #include "engine/xalloc.h"
 
 struct spelling {
-	const char *word;	/* lowercase, without spaces, '_' or '-' */
+	const char *word; /* lowercase, without spaces, '_' or '-' */
 	const char *name;
 };
 
 /* The numbers are the IBTA encodings sysfs and ibstatus print first. */
 static const struct spelling states[] = {
-	{ "1", "DOWN" }, { "down", "DOWN" },
-	{ "2", "INIT" }, { "init", "INIT" }, { "initializing", "INIT" },
+	{ "1", "DOWN" },
+	{ "down", "DOWN" },
+	{ "2", "INIT" },
+	{ "init", "INIT" },
+	{ "initializing", "INIT" },
 	{ "initialize", "INIT" },
-	{ "3", "ARMED" }, { "armed", "ARMED" },
-	{ "4", "ACTIVE" }, { "active", "ACTIVE" },
-	{ "5", "ACTIVE" }, { "activedefer", "ACTIVE" },
+	{ "3", "ARMED" },
+	{ "armed", "ARMED" },
+	{ "4", "ACTIVE" },
+	{ "active", "ACTIVE" },
+	{ "5", "ACTIVE" },
+	{ "activedefer", "ACTIVE" },
 };
 
 static const struct spelling phys_states[] = {
-	{ "1", "SLEEP" }, { "sleep", "SLEEP" },
-	{ "2", "POLLING" }, { "polling", "POLLING" },
-	{ "3", "DISABLED" }, { "disabled", "DISABLED" },
-	{ "4", "TRAINING" }, { "portconfigurationtraining", "TRAINING" },
+	{ "1", "SLEEP" },
+	{ "sleep", "SLEEP" },
+	{ "2", "POLLING" },
+	{ "polling", "POLLING" },
+	{ "3", "DISABLED" },
+	{ "disabled", "DISABLED" },
+	{ "4", "TRAINING" },
+	{ "portconfigurationtraining", "TRAINING" },
 	{ "training", "TRAINING" },
-	{ "5", "LINKUP" }, { "linkup", "LINKUP" },
-	{ "6", "ERROR_RECOVERY" }, { "linkerrorrecovery", "ERROR_RECOVERY" },
+	{ "5", "LINKUP" },
+	{ "linkup", "LINKUP" },
+	{ "6", "ERROR_RECOVERY" },
+	{ "linkerrorrecovery", "ERROR_RECOVERY" },
 	{ "errorrecovery", "ERROR_RECOVERY" },
-	{ "7", "PHY_TEST" }, { "phytest", "PHY_TEST" },
+	{ "7", "PHY_TEST" },
+	{ "phytest", "PHY_TEST" },
 };
 
 /* Folds "4: ACTIVE", "PORT_ACTIVE (4)" and "Link Up" to "active"/"linkup":

@@ -48,8 +48,8 @@ static void child(const char *const argv[], int outfd, int errfd)
 	_exit(127);
 }
 
-int run_command(const char *const argv[], unsigned timeout_ms,
-		size_t max_out, struct run_result *res)
+int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
+		struct run_result *res)
 {
 	struct strbuf out = STRBUF_INIT;
 	int pipefd[2], errpipe[2], status = 0, exec_errno = 0;
@@ -103,8 +103,10 @@ int run_command(const char *const argv[], unsigned timeout_ms,
 		if (n <= 0)
 			break;
 		if (out.len < max_out)
-			sb_add(&out, buf, out.len + (size_t)n > max_out ?
-						  max_out - out.len : (size_t)n);
+			sb_add(&out, buf,
+			       out.len + (size_t)n > max_out ?
+				       max_out - out.len :
+				       (size_t)n);
 		if (out.len >= max_out)
 			res->truncated = true;
 	}
@@ -114,7 +116,8 @@ int run_command(const char *const argv[], unsigned timeout_ms,
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	close(pipefd[0]);
-	if (read(errpipe[0], &exec_errno, sizeof(exec_errno)) != sizeof(exec_errno))
+	if (read(errpipe[0], &exec_errno, sizeof(exec_errno)) !=
+	    sizeof(exec_errno))
 		exec_errno = 0;
 	close(errpipe[0]);
 	res->seconds = now() - start;

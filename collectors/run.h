@@ -8,27 +8,27 @@
 #include <stddef.h>
 
 enum run_status {
-	RUN_OK,			/* ran and exited (any exit code) */
-	RUN_NOT_FOUND,		/* no such program */
-	RUN_TIMEOUT,		/* killed at the timeout */
-	RUN_FAILED,		/* could not start, or killed by a signal */
+	RUN_OK, /* ran and exited (any exit code) */
+	RUN_NOT_FOUND, /* no such program */
+	RUN_TIMEOUT, /* killed at the timeout */
+	RUN_FAILED, /* could not start, or killed by a signal */
 };
 
 struct run_result {
 	enum run_status status;
-	int exit_code;		/* when RUN_OK */
-	int signal;		/* when killed by a signal */
-	char *out;		/* stdout and stderr interleaved; NUL-terminated */
+	int exit_code; /* when RUN_OK */
+	int signal; /* when killed by a signal */
+	char *out; /* stdout and stderr interleaved; NUL-terminated */
 	size_t len;
-	bool truncated;		/* more output than the cap */
+	bool truncated; /* more output than the cap */
 	double seconds;
 };
 
 /* Runs argv[0] (searched in PATH) with LC_ALL=C, stdin from /dev/null.
  * Returns 0 when the result describes what happened (see status), or a
  * negative errno when the runner itself failed.  res->out is owned. */
-int run_command(const char *const argv[], unsigned timeout_ms,
-		size_t max_out, struct run_result *res);
+int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
+		struct run_result *res);
 void run_result_release(struct run_result *res);
 
 #endif

@@ -17,9 +17,9 @@
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
-#define SOURCE_MAX_READ (256u << 20)	/* @@ largest file read whole */
-#define SOURCE_MAX_LINKS 40		/* @@ symlink hops per path */
-#define SOURCE_MAX_MANIFEST (64u << 20)	/* @@ */
+#define SOURCE_MAX_READ (256u << 20) /* @@ largest file read whole */
+#define SOURCE_MAX_LINKS 40 /* @@ symlink hops per path */
+#define SOURCE_MAX_MANIFEST (64u << 20) /* @@ */
 
 struct manifest_cmd {
 	char *exec;
@@ -155,7 +155,8 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 		if (!strcmp(comp, "."))
 			continue;
 		if (!strcmp(comp, "..")) {
-			char *slash = memrchr(done.buf ? done.buf : "", '/', done.len);
+			char *slash = memrchr(done.buf ? done.buf : "", '/',
+					      done.len);
 
 			done.len = slash ? (size_t)(slash - done.buf) : 0;
 			if (done.buf)
@@ -186,7 +187,8 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 			{
 				char *slash = memrchr(done.buf, '/', done.len);
 
-				done.len = slash ? (size_t)(slash - done.buf) : 0;
+				done.len =
+					slash ? (size_t)(slash - done.buf) : 0;
 				done.buf[done.len] = '\0';
 			}
 			if (target[0] == '/')
@@ -224,7 +226,8 @@ static int read_fd(int fd, size_t max, struct fetch *out)
 		if (sb.len + (size_t)n > max) {
 			sb_add(&sb, buf, max - sb.len);
 			out->status = FETCH_TRUNCATED;
-			out->detail = xasprintf("only the first %zu bytes were read", max);
+			out->detail = xasprintf(
+				"only the first %zu bytes were read", max);
 			break;
 		}
 		sb_add(&sb, buf, (size_t)n);
@@ -244,8 +247,9 @@ static int read_real(const char *full, const char *where, size_t max,
 
 	if (fd < 0) {
 		err = errno;
-		fail(out, err == ENOENT || err == ENOTDIR ? FETCH_MISSING :
-							      FETCH_ERROR,
+		fail(out,
+		     err == ENOENT || err == ENOTDIR ? FETCH_MISSING :
+						       FETCH_ERROR,
 		     where, strerror(err));
 		return -err;
 	}
@@ -298,8 +302,9 @@ static int tree_read(struct source *s, const char *path, size_t max,
 	int err = resolve(s, path, true, &rel);
 
 	if (err) {
-		fail(out, err == -ENOENT || err == -ENOTDIR ? FETCH_MISSING :
-							      FETCH_ERROR,
+		fail(out,
+		     err == -ENOENT || err == -ENOTDIR ? FETCH_MISSING :
+							 FETCH_ERROR,
 		     path[0] == '/' ? path + 1 : path, strerror(-err));
 		free(rel);
 		return err;
@@ -309,7 +314,8 @@ static int tree_read(struct source *s, const char *path, size_t max,
 	if (!err && ends_with(rel, ".tailed")) {
 		out->status = FETCH_TRUNCATED;
 		free(out->detail);
-		out->detail = xstrdup("sos kept only the tail of this output (.tailed)");
+		out->detail = xstrdup(
+			"sos kept only the tail of this output (.tailed)");
 	}
 	free(full);
 	free(rel);
@@ -410,7 +416,8 @@ static char *cmdline(const struct command *cmd, const char *item)
 		if (i)
 			sb_putc(&sb, ' ');
 		sb_puts(&sb, strcmp(cmd->argv[i], CATALOG_ITEM) ? cmd->argv[i] :
-								  item ? item : "");
+			     item				? item :
+								  "");
 	}
 	return sb_detach(&sb);
 }
@@ -426,7 +433,8 @@ static int run_live(struct source *s, const struct command *cmd,
 	int err;
 
 	for (; cmd->argv[n] && n < 8; n++)
-		argv[n] = strcmp(cmd->argv[n], CATALOG_ITEM) ? cmd->argv[n] : item;
+		argv[n] = strcmp(cmd->argv[n], CATALOG_ITEM) ? cmd->argv[n] :
+							       item;
 	argv[n] = NULL;
 	err = run_command(argv, s->o.timeout_ms ? s->o.timeout_ms : 10000,
 			  max_of(s, 0), &r);
@@ -445,7 +453,8 @@ static int run_live(struct source *s, const struct command *cmd,
 	case RUN_OK:
 		out->status = r.truncated ? FETCH_TRUNCATED : FETCH_OK;
 		if (r.exit_code)
-			out->detail = xasprintf("exited with status %d", r.exit_code);
+			out->detail =
+				xasprintf("exited with status %d", r.exit_code);
 		break;
 	case RUN_NOT_FOUND:
 		out->status = FETCH_MISSING;
@@ -454,13 +463,15 @@ static int run_live(struct source *s, const struct command *cmd,
 		break;
 	case RUN_TIMEOUT:
 		out->status = FETCH_TIMEOUT;
-		out->detail = xasprintf("killed after %.1f s (timeout)", r.seconds);
+		out->detail =
+			xasprintf("killed after %.1f s (timeout)", r.seconds);
 		break;
 	default:
 		out->status = FETCH_ERROR;
-		out->detail = r.signal ? xasprintf("killed by signal %d", r.signal) :
-					 xasprintf("could not run: %s",
-						   strerror(-r.exit_code));
+		out->detail =
+			r.signal ? xasprintf("killed by signal %d", r.signal) :
+				   xasprintf("could not run: %s",
+					     strerror(-r.exit_code));
 		break;
 	}
 	return 0;
@@ -507,7 +518,8 @@ int source_command(struct source *s, const struct command *cmd,
 		if (!err) {
 			out->exit_code = mc->rc;
 			if (mc->rc && out->status == FETCH_OK && !out->detail)
-				out->detail = xasprintf("exited with status %d", mc->rc);
+				out->detail = xasprintf("exited with status %d",
+							mc->rc);
 		}
 		free(line);
 		return err;
@@ -527,7 +539,9 @@ int source_command(struct source *s, const struct command *cmd,
 		}
 		free(path);
 	}
-	fail(out, FETCH_MISSING, line, "not in the bundle");
+	fail(out, FETCH_MISSING, line,
+	     s->kind == SOURCE_ROOT ? "not run: --root trees hold files only" :
+				      "not in the bundle");
 	free(line);
 	return -ENOENT;
 }
@@ -546,7 +560,8 @@ int source_command_items(struct source *s, const struct command *cmd,
 
 		if (!star || (slash && slash > star))
 			continue;
-		dir = slash ? xstrndup(cmd->files[i], (size_t)(slash - cmd->files[i])) :
+		dir = slash ? xstrndup(cmd->files[i],
+				       (size_t)(slash - cmd->files[i])) :
 			      xstrdup("");
 		if (!source_list(s, dir, &ents)) {
 			const char *pre = slash ? slash + 1 : cmd->files[i];
@@ -556,7 +571,8 @@ int source_command_items(struct source *s, const struct command *cmd,
 				size_t n = strlen(ents.v[k]);
 				char *it;
 
-				if (n <= np + ns || strncmp(ents.v[k], pre, np) ||
+				if (n <= np + ns ||
+				    strncmp(ents.v[k], pre, np) ||
 				    strcmp(ents.v[k] + n - ns, star + 1))
 					continue;
 				it = xstrndup(ents.v[k] + np, n - np - ns);
@@ -594,7 +610,8 @@ static void load_manifest(struct source *s, struct diag *d)
 	struct fetch f;
 	char err[160];
 
-	if (tree_read(s, "sos_reports/manifest.json", SOURCE_MAX_MANIFEST, &f)) {
+	if (tree_read(s, "sos_reports/manifest.json", SOURCE_MAX_MANIFEST,
+		      &f)) {
 		fetch_release(&f);
 		return;
 	}

@@ -15,10 +15,10 @@
 
 enum fetch_status {
 	FETCH_OK,
-	FETCH_MISSING,		/* not there (not collected, not installed) */
-	FETCH_ERROR,		/* there but unreadable, or the tool failed */
-	FETCH_TIMEOUT,		/* the command was killed at the timeout */
-	FETCH_TRUNCATED,	/* only part of it (a cap, or sos's .tailed) */
+	FETCH_MISSING, /* not there (not collected, not installed) */
+	FETCH_ERROR, /* there but unreadable, or the tool failed */
+	FETCH_TIMEOUT, /* the command was killed at the timeout */
+	FETCH_TRUNCATED, /* only part of it (a cap, or sos's .tailed) */
 };
 
 const char *fetch_status_to_str(enum fetch_status s);
@@ -26,11 +26,11 @@ const char *fetch_status_to_str(enum fetch_status s);
 /* What a read or a command produced. */
 struct fetch {
 	enum fetch_status status;
-	char *data;		/* NUL-terminated; may hold NUL bytes */
+	char *data; /* NUL-terminated; may hold NUL bytes */
 	size_t len;
-	char *where;		/* provenance: bundle path, or "live: ibstat" */
-	char *detail;		/* why not OK, or NULL */
-	int exit_code;		/* commands; -1 when unknown */
+	char *where; /* provenance: bundle path, or "live: ibstat" */
+	char *detail; /* why not OK, or NULL */
+	int exit_code; /* commands; -1 when unknown */
 };
 
 void fetch_release(struct fetch *f);
@@ -45,11 +45,11 @@ void names_add(struct names *l, const char *s);
 void names_sort(struct names *l);
 void names_release(struct names *l);
 
-#define SOURCE_KINDS(X)                                         \
-	X(LIVE, "live", "the running host")                     \
-	X(ROOT, "root", "a directory snapshot given by --root") \
-	X(SOSREPORT, "sosreport", "a sosreport")                \
-	X(SNAPSHOT, "snapshot", "an rdmadoctor collect bundle") \
+#define SOURCE_KINDS(X)                                                     \
+	X(LIVE, "live", "the running host")                                 \
+	X(ROOT, "root", "a directory snapshot given by --root")             \
+	X(SOSREPORT, "sosreport", "a sosreport")                            \
+	X(SNAPSHOT, "snapshot", "an rdmadoctor collect bundle")             \
 	X(SYSINFO, "sysinfo-snapshot", "an NVIDIA sysinfo-snapshot bundle") \
 	X(FILES, "files", "loose command outputs")
 
@@ -64,8 +64,8 @@ const char *source_kind_to_str(enum source_kind kind);
 struct source;
 
 struct source_opts {
-	unsigned timeout_ms;	/* per command, live */
-	size_t max_read;	/* per file or command output */
+	unsigned timeout_ms; /* per command, live */
+	size_t max_read; /* per file or command output */
 };
 
 /* The running host. */

@@ -72,8 +72,8 @@ static void add(struct diag *d, enum diag_level level, const char *file,
 	e->snippet = snippet ? xstrdup(snippet) : NULL;
 }
 
-void diag_at(struct diag *d, enum diag_level level, const char *file,
-	     int line, int col, const char *snippet, const char *fmt, ...)
+void diag_at(struct diag *d, enum diag_level level, const char *file, int line,
+	     int col, const char *snippet, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -117,7 +117,9 @@ static void print_snippet(FILE *out, const struct diag_entry *e,
 	width = fprintf(out, " %5d | ", e->line) - 2;
 	for (const char *p = snippet; *p; p++)
 		fputc(((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f ?
-			      '?' : *p, out);
+			      '?' :
+			      *p,
+		      out);
 	fprintf(out, "\n%*s| ", width, "");
 	for (int i = 1; i < e->col; i++)
 		fputc(snippet[i - 1] == '\t' ? '\t' : ' ', out);

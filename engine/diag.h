@@ -14,11 +14,11 @@ enum diag_level {
 
 struct diag_entry {
 	enum diag_level level;
-	char *file;	/* NULL when the problem has no file */
-	int line;	/* 1-based, 0 = unknown */
-	int col;	/* 1-based, 0 = unknown */
+	char *file; /* NULL when the problem has no file */
+	int line; /* 1-based, 0 = unknown */
+	int col; /* 1-based, 0 = unknown */
 	char *message;
-	char *snippet;	/* the offending source line, or NULL */
+	char *snippet; /* the offending source line, or NULL */
 };
 
 struct diag;
@@ -27,8 +27,8 @@ struct diag *diag_new(void);
 void diag_free(struct diag *d);
 
 /* Records a problem.  file and snippet are copied; either may be NULL. */
-void diag_at(struct diag *d, enum diag_level level, const char *file,
-	     int line, int col, const char *snippet, const char *fmt, ...)
+void diag_at(struct diag *d, enum diag_level level, const char *file, int line,
+	     int col, const char *snippet, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 /* Shorthand for an error without a location. */
 void diag_error(struct diag *d, const char *fmt, ...)

@@ -65,7 +65,8 @@ static void add_evidence(struct diagnosis *dg, size_t *cap, struct prov p)
 	if (!p.src || (!p.line && !p.text))
 		return;
 	for (size_t i = 0; i < dg->nevidence; i++)
-		if (dg->evidence[i].src == p.src && dg->evidence[i].line == p.line &&
+		if (dg->evidence[i].src == p.src &&
+		    dg->evidence[i].line == p.line &&
 		    (p.line || dg->evidence[i].text == p.text))
 			return;
 	xgrow(&dg->evidence, cap, dg->nevidence + 1, sizeof(*dg->evidence));
@@ -102,7 +103,8 @@ static void firing_evidence(const struct engine *e, const struct fact_base *fb,
 			continue;
 		}
 		for (size_t t = 0; t < p->ntests; t++) {
-			const struct field *fl = fact_field(f, p->tests[t].field);
+			const struct field *fl =
+				fact_field(f, p->tests[t].field);
 
 			if (fl && fl->prov.line) {
 				add_evidence(dg, cap, fl->prov);
@@ -137,8 +139,8 @@ static void take_rule(struct diagnosis *dg, const struct firing *fi)
 		free(dg->remediation[i]);
 	free(dg->remediation);
 	dg->nremediation = r->nremediation;
-	dg->remediation = xcalloc(r->nremediation ? r->nremediation : 1,
-				  sizeof(char *));
+	dg->remediation =
+		xcalloc(r->nremediation ? r->nremediation : 1, sizeof(char *));
 	for (size_t i = 0; i < r->nremediation; i++)
 		render(&r->remediation[i], fi, &dg->remediation[i]);
 }
@@ -208,7 +210,8 @@ static bool rule_explains(const struct diagnosis *cause, const char *id,
 			  const struct engine *e)
 {
 	for (size_t i = 0; i < cause->nfirings; i++) {
-		const struct rule *r = engine_firing(e, cause->firings[i])->rule;
+		const struct rule *r =
+			engine_firing(e, cause->firings[i])->rule;
 
 		for (size_t j = 0; j < r->nexplains; j++)
 			if (!strcmp(r->explains[j], id))
@@ -242,8 +245,9 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 	for (size_t i = 0; i < l->n; i++) {
 		links[i] = xcalloc(l->n ? l->n : 1, sizeof(bool));
 		for (size_t j = 0; j < l->n; j++)
-			links[i][j] = i != j &&
-				      rule_explains(l->items[i], l->items[j]->id, e);
+			links[i][j] =
+				i != j &&
+				rule_explains(l->items[i], l->items[j]->id, e);
 	}
 	for (size_t pass = 0; pass < l->n; pass++) {
 		bool changed = false;
@@ -259,13 +263,15 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 		if (!changed)
 			break;
 	}
-	qsort(l->items, l->n, sizeof(*l->items), cmp_rank);
+	if (l->n)
+		qsort(l->items, l->n, sizeof(*l->items), cmp_rank);
 	for (size_t i = 0; i < l->n; i++) {
 		for (size_t j = 0; j < l->n; j++) {
 			if (i == j ||
 			    !rule_explains(l->items[i], l->items[j]->id, e))
 				continue;
-			push(&l->items[i]->explains, &l->items[i]->nexplains, j);
+			push(&l->items[i]->explains, &l->items[i]->nexplains,
+			     j);
 			push(&l->items[j]->explained_by,
 			     &l->items[j]->nexplained_by, i);
 		}

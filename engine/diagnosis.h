@@ -12,22 +12,22 @@
 #include "engine/rule.h"
 
 struct diagnosis {
-	int rank;		/* 1-based */
+	int rank; /* 1-based */
 	char *id;
-	const struct rule *rule;	/* the rule with the strongest support */
+	const struct rule *rule; /* the rule with the strongest support */
 	enum layer layer;
 	enum severity severity;
-	double cf;		/* combined certainty */
-	double score;		/* ranking score */
+	double cf; /* combined certainty */
+	double score; /* ranking score */
 	char *message;
-	char *about;		/* merge key */
+	char *about; /* merge key */
 	char **remediation;
 	size_t nremediation;
-	struct prov *evidence;	/* host evidence, in the order of conditions */
+	struct prov *evidence; /* host evidence, in the order of conditions */
 	size_t nevidence;
-	uint32_t *firings;	/* supporting firings */
+	uint32_t *firings; /* supporting firings */
 	size_t nfirings;
-	size_t *explains;	/* indexes (in the ranked list) it explains */
+	size_t *explains; /* indexes (in the ranked list) it explains */
 	size_t nexplains;
 	size_t *explained_by;
 	size_t nexplained_by;

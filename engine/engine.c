@@ -46,7 +46,7 @@ struct activation {
 struct rkey {
 	uint64_t hash;
 	uint32_t rule;
-	uint32_t *facts;	/* NULL = empty slot */
+	uint32_t *facts; /* NULL = empty slot */
 };
 
 struct engine {
@@ -63,14 +63,14 @@ struct engine {
 	size_t nrefr, usedrefr;
 	struct firing **firings;
 	size_t nfirings, capfirings;
-	uint32_t *asserted_by;	/* fact id -> firing id */
+	uint32_t *asserted_by; /* fact id -> firing id */
 	size_t capasserted;
-	bool *fired;		/* per rule */
-	int *stratum;		/* per rule: fires after lower strata */
+	bool *fired; /* per rule */
+	int *stratum; /* per rule: fires after lower strata */
 	size_t max_firings;
 	struct engine_stats stats;
 	uint32_t sym_answer, sym_question;
-	bool started;		/* the first full match has run */
+	bool started; /* the first full match has run */
 };
 
 /* The state of one join: a rule matched with one condition possibly
@@ -79,10 +79,10 @@ struct join {
 	struct engine *e;
 	uint32_t ri;
 	const struct rule *r;
-	int pin;		/* pattern index or -1 */
+	int pin; /* pattern index or -1 */
 	uint32_t pin_fact;
-	const bool *ignore;	/* conditions taken as satisfied, or NULL */
-	bool probe;		/* only find out whether a match exists */
+	const bool *ignore; /* conditions taken as satisfied, or NULL */
+	bool probe; /* only find out whether a match exists */
 	bool found;
 	struct bindings b;
 	uint32_t *facts;
@@ -135,8 +135,10 @@ static void stratify(struct engine *e)
 				int gap = pt->type == PATTERN_NOT;
 
 				for (uint32_t k = 0; k < n; k++) {
-					if (!asserts_kind(rule_at(e, k), pt->kind) ||
-					    e->stratum[i] >= e->stratum[k] + gap)
+					if (!asserts_kind(rule_at(e, k),
+							  pt->kind) ||
+					    e->stratum[i] >=
+						    e->stratum[k] + gap)
 						continue;
 					e->stratum[i] = e->stratum[k] + gap;
 					changed = true;
@@ -410,7 +412,8 @@ static void activate(struct join *j)
 	a->salience = r->salience;
 	a->stratum = j->e->stratum[j->ri];
 	a->seq = j->e->seq++;
-	a->facts = xmalloc((r->npatterns ? r->npatterns : 1) * sizeof(uint32_t));
+	a->facts =
+		xmalloc((r->npatterns ? r->npatterns : 1) * sizeof(uint32_t));
 	memcpy(a->facts, j->facts, r->npatterns * sizeof(uint32_t));
 	a->values = xmalloc((r->nvars ? r->nvars : 1) * sizeof(struct value));
 	a->bound = xmalloc((r->nvars ? r->nvars : 1) * sizeof(bool));
@@ -548,9 +551,9 @@ static void assert_facts(struct engine *e, const struct firing *fi)
 
 	for (size_t i = 0; i < r->nasserts; i++) {
 		const struct assertion *as = &r->asserts[i];
-		struct fact *f = fact_base_begin(e->fb, as->kind, src,
-						 (uint32_t)as->line, why,
-						 strlen(why));
+		struct fact *f =
+			fact_base_begin(e->fb, as->kind, src,
+					(uint32_t)as->line, why, strlen(why));
 		const struct fact *g;
 
 		f->cf = fabs(fi->cf);
@@ -562,8 +565,8 @@ static void assert_facts(struct engine *e, const struct firing *fi)
 			if (af->is_template) {
 				struct strbuf sb = STRBUF_INIT;
 
-				template_render(&af->tmpl, fi->values, fi->bound,
-						&sb);
+				template_render(&af->tmpl, fi->values,
+						fi->bound, &sb);
 				v = value_str(sb_str(&sb), sb.len);
 				sb_release(&sb);
 			} else if (!match_operand(&af->value, &b, &v)) {
@@ -585,8 +588,8 @@ static double premise_cf(const struct engine *e, const struct rule *r,
 	double cf = 1;
 
 	for (size_t i = 0; i < r->npatterns; i++) {
-		const struct fact *f = facts[i] ? fact_base_get(e->fb, facts[i]) :
-						  NULL;
+		const struct fact *f =
+			facts[i] ? fact_base_get(e->fb, facts[i]) : NULL;
 
 		if (f && f->cf < cf)
 			cf = f->cf;
@@ -608,7 +611,8 @@ static void fire(struct engine *e, struct activation *a)
 	a->facts = NULL;
 	a->values = NULL;
 	a->bound = NULL;
-	xgrow(&e->firings, &e->capfirings, e->nfirings + 1, sizeof(*e->firings));
+	xgrow(&e->firings, &e->capfirings, e->nfirings + 1,
+	      sizeof(*e->firings));
 	e->firings[e->nfirings++] = fi;
 	e->fired[a->rule] = true;
 	assert_facts(e, fi);
@@ -639,9 +643,10 @@ static void report_runaway(struct engine *e)
 	for (size_t i = from; i < e->nfirings; i++)
 		sb_printf(&sb, "%s'%s'", i > from ? ", " : "",
 			  e->firings[i]->rule->id);
-	diag_error(e->d,
-		   "rule chain did not settle after %zu firings (the last were %s); a rule probably asserts a new fact each time it fires",
-		   e->nfirings, sb_str(&sb));
+	diag_error(
+		e->d,
+		"rule chain did not settle after %zu firings (the last were %s); a rule probably asserts a new fact each time it fires",
+		e->nfirings, sb_str(&sb));
 	sb_release(&sb);
 }
 

@@ -15,10 +15,10 @@
 /* One rule firing: the rule, the fact matched by each condition (0 for
  * not/exists conditions), the variable values, and the certainty. */
 struct firing {
-	uint32_t id;		/* 1-based */
+	uint32_t id; /* 1-based */
 	const struct rule *rule;
-	uint32_t *facts;	/* rule->npatterns entries */
-	struct value *values;	/* rule->nvars entries */
+	uint32_t *facts; /* rule->npatterns entries */
+	struct value *values; /* rule->nvars entries */
 	bool *bound;
 	double cf;
 };
@@ -61,7 +61,7 @@ bool engine_waits_for_answers(struct engine *e, const struct rule *r,
 /* Work counters, for benchmarks and --stats. */
 struct engine_stats {
 	uint64_t activations;
-	uint64_t candidates;	/* facts tested against a condition */
+	uint64_t candidates; /* facts tested against a condition */
 	uint64_t index_lookups;
 	uint64_t regex_limit_hits;
 };

@@ -13,11 +13,19 @@
 #define EXPLAIN_DEPTH 8 /* @@ derived-fact chains shown this deep */
 
 static const char *const op_symbols[] = {
-	[OP_EQ] = "=", [OP_NE] = "!=", [OP_LT] = "<", [OP_LE] = "<=",
-	[OP_GT] = ">", [OP_GE] = ">=", [OP_MATCH] = "matches",
-	[OP_NOT_MATCH] = "does not match", [OP_IN] = "in",
-	[OP_NOT_IN] = "not in", [OP_CONTAINS] = "contains",
-	[OP_EXISTS] = "exists", [OP_BIND] = "=",
+	[OP_EQ] = "=",
+	[OP_NE] = "!=",
+	[OP_LT] = "<",
+	[OP_LE] = "<=",
+	[OP_GT] = ">",
+	[OP_GE] = ">=",
+	[OP_MATCH] = "matches",
+	[OP_NOT_MATCH] = "does not match",
+	[OP_IN] = "in",
+	[OP_NOT_IN] = "not in",
+	[OP_CONTAINS] = "contains",
+	[OP_EXISTS] = "exists",
+	[OP_BIND] = "=",
 };
 
 struct collect {
@@ -153,11 +161,13 @@ static void step(const struct engine *e, const struct fact_base *fb,
 	s->fact = f;
 	s->label = explain_fact_label(f);
 	if (f->prov.src)
-		s->where = f->prov.line ?
-				   xasprintf("%s:%u",
-					     fact_base_source_name(fb, f->prov.src),
-					     f->prov.line) :
-				   xstrdup(fact_base_source_name(fb, f->prov.src));
+		s->where =
+			f->prov.line ?
+				xasprintf("%s:%u",
+					  fact_base_source_name(fb,
+								f->prov.src),
+					  f->prov.line) :
+				xstrdup(fact_base_source_name(fb, f->prov.src));
 	match_pattern(p, f, b, on_test, &c);
 	by = engine_asserted_by(e, f);
 	if (by && depth < EXPLAIN_DEPTH)

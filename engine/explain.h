@@ -13,12 +13,12 @@ struct explain;
 
 struct explain_step {
 	enum pattern_type type;
-	const struct fact *fact;	/* NULL for not/exists conditions */
-	char *label;		/* "hca mlx5_0", "no port with state = ACTIVE" */
-	char *where;		/* "sos_commands/infiniband/ibstat:1", or NULL */
-	char **comparisons;	/* "fw_min 16.27.2000 > 16.26.1040 (fw version)" */
+	const struct fact *fact; /* NULL for not/exists conditions */
+	char *label; /* "hca mlx5_0", "no port with state = ACTIVE" */
+	char *where; /* "sos_commands/infiniband/ibstat:1", or NULL */
+	char **comparisons; /* "fw_min 16.27.2000 > 16.26.1040 (fw version)" */
 	size_t ncomparisons;
-	struct explain *because;	/* the firing that asserted fact */
+	struct explain *because; /* the firing that asserted fact */
 };
 
 struct explain {

@@ -85,7 +85,7 @@ struct fact_base *fact_base_new(void)
 {
 	struct fact_base *fb = xcalloc(1, sizeof(*fb));
 
-	fact_base_source(fb, "");	/* id 0: unknown */
+	fact_base_source(fb, ""); /* id 0: unknown */
 	return fb;
 }
 
@@ -135,8 +135,8 @@ const char *fact_base_source_name(const struct fact_base *fb, uint32_t src)
 	return src < fb->nsources ? fb->sources[src] : "";
 }
 
-static struct prov make_prov(struct fact_base *fb, uint32_t src,
-			     uint32_t line, const char *text, size_t len)
+static struct prov make_prov(struct fact_base *fb, uint32_t src, uint32_t line,
+			     const char *text, size_t len)
 {
 	struct prov p = { src, line, NULL };
 
@@ -150,9 +150,8 @@ static struct prov make_prov(struct fact_base *fb, uint32_t src,
 	return p;
 }
 
-struct fact *fact_base_begin(struct fact_base *fb, uint32_t kind,
-			     uint32_t src, uint32_t line, const char *text,
-			     size_t textlen)
+struct fact *fact_base_begin(struct fact_base *fb, uint32_t kind, uint32_t src,
+			     uint32_t line, const char *text, size_t textlen)
 {
 	struct fact *f = xcalloc(1, sizeof(*f));
 
@@ -201,9 +200,8 @@ static uint64_t slot_hash(uint32_t kind, uint32_t field, const struct value *v)
 	return hash_mix64(((uint64_t)kind << 32 | field) ^ value_hash(v));
 }
 
-static size_t find_slot(const struct slot *slots, size_t nslots,
-			uint64_t h, uint32_t kind, uint32_t field,
-			const struct value *v)
+static size_t find_slot(const struct slot *slots, size_t nslots, uint64_t h,
+			uint32_t kind, uint32_t field, const struct value *v)
 {
 	size_t i = h & (nslots - 1);
 
@@ -403,7 +401,8 @@ static uint64_t content_hash(const struct fact *f)
 	uint64_t h = hash_mix64(f->kind);
 
 	for (uint32_t i = 0; i < f->nfields; i++)
-		h += hash_mix64(f->fields[i].name ^ value_hash(&f->fields[i].v));
+		h += hash_mix64(f->fields[i].name ^
+				value_hash(&f->fields[i].v));
 	return h;
 }
 
@@ -439,8 +438,7 @@ static struct fact *find_same(struct fact_base *fb, const struct fact *f,
 	return NULL;
 }
 
-struct fact *fact_base_commit(struct fact_base *fb, struct fact *f,
-			      bool *added)
+struct fact *fact_base_commit(struct fact_base *fb, struct fact *f, bool *added)
 {
 	struct fact *g = find_keyed(fb, f);
 	struct value key;

@@ -12,27 +12,27 @@
 /* Where a fact or field came from: a source file (or command output, or
  * kb file, or rule) and a 1-based line, with the line's text. */
 struct prov {
-	uint32_t src;		/* fact_base source id; 0 = unknown */
-	uint32_t line;		/* 0 = unknown */
-	const char *text;	/* the line, owned by the fact base, or NULL */
+	uint32_t src; /* fact_base source id; 0 = unknown */
+	uint32_t line; /* 0 = unknown */
+	const char *text; /* the line, owned by the fact base, or NULL */
 };
 
 struct field {
-	uint32_t name;		/* symbol */
+	uint32_t name; /* symbol */
 	struct value v;
 	struct prov prov;
 };
 
 /* Read-only to everyone but the fact base. */
 struct fact {
-	uint32_t id;		/* 1-based, in order of addition */
-	uint32_t kind;		/* symbol */
+	uint32_t id; /* 1-based, in order of addition */
+	uint32_t kind; /* symbol */
 	uint32_t nfields;
 	uint32_t cap;
 	struct field *fields;
 	struct prov prov;
-	double cf;		/* certainty, 1 for collected facts */
-	uint32_t firing;	/* 0 = collected, else the firing that asserted it */
+	double cf; /* certainty, 1 for collected facts */
+	uint32_t firing; /* 0 = collected, else the firing that asserted it */
 	bool committed;
 };
 
@@ -48,9 +48,8 @@ const char *fact_base_source_name(const struct fact_base *fb, uint32_t src);
 
 /* Starts a new fact of the given kind; it joins the base at
  * fact_base_commit().  text is copied (bounded) when not NULL. */
-struct fact *fact_base_begin(struct fact_base *fb, uint32_t kind,
-			     uint32_t src, uint32_t line, const char *text,
-			     size_t textlen);
+struct fact *fact_base_begin(struct fact_base *fb, uint32_t kind, uint32_t src,
+			     uint32_t line, const char *text, size_t textlen);
 /* Sets a field, converting the value to the field's vocabulary type.
  * Setting a field twice keeps the first value.  Returns 0, or -EINVAL when
  * the value cannot take the declared type (the field stays unset). */

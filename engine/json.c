@@ -2,6 +2,7 @@
 #include "engine/json.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,9 +38,18 @@ struct json *json_new_int(int64_t i)
 	return W(json_object_new_int64(i));
 }
 
+/* Doubles print with ten significant digits ("0.9", "40.12"), not
+ * json-c's seventeen ("0.90000000000000002"). */
 struct json *json_new_double(double d)
 {
-	return W(json_object_new_double(d));
+	char buf[32];
+
+	if (!isfinite(d))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.10g", d);
+	if (!strpbrk(buf, ".eEn"))
+		strcat(buf, ".0");
+	return W(json_object_new_double_s(d, buf));
 }
 
 struct json *json_new_bool(bool b)
@@ -76,8 +86,7 @@ char *json_dump(const struct json *j, bool pretty)
 	return xstrdup(json_object_to_json_string_ext(J(j), flags));
 }
 
-struct json *json_parse(const char *text, size_t len, char *err,
-			size_t errsize)
+struct json *json_parse(const char *text, size_t len, char *err, size_t errsize)
 {
 	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	struct json_object *obj;
@@ -102,7 +111,8 @@ struct json *json_parse(const char *text, size_t len, char *err,
 		while (end < len && strchr(" \t\r\n", text[end]))
 			end++;
 		if (end < len) {
-			snprintf(err, errsize, "trailing data at byte %zu", end);
+			snprintf(err, errsize, "trailing data at byte %zu",
+				 end);
 			json_object_put(obj);
 			obj = NULL;
 		}

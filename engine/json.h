@@ -43,7 +43,7 @@ struct json *json_parse(const char *text, size_t len, char *err,
 enum json_kind json_kind_of(const struct json *j);
 /* Borrowed member of an object, or NULL. */
 const struct json *json_get(const struct json *obj, const char *key);
-size_t json_len(const struct json *j);	/* array or object size */
+size_t json_len(const struct json *j); /* array or object size */
 const struct json *json_at(const struct json *arr, size_t i);
 /* Object iteration by position: key and value of member i. */
 const char *json_key_at(const struct json *obj, size_t i,

@@ -42,13 +42,15 @@ static int entry(struct fact_base *fb, const struct ydoc *doc,
 		return -EINVAL;
 	}
 	if (!ynode_is_scalar(source) || !source->len) {
-		ydoc_report(doc, d, DIAG_ERROR, n,
-			    "kb entry has no 'source': say where this knowledge comes from");
+		ydoc_report(
+			doc, d, DIAG_ERROR, n,
+			"kb entry has no 'source': say where this knowledge comes from");
 		return -EINVAL;
 	}
 	f = fact_base_begin(fb, k->sym, src, (uint32_t)n->line, NULL, 0);
 	for (size_t i = 0; i < n->n; i++) {
-		const struct ynode *key = ynode_key(n, i), *val = ynode_value(n, i);
+		const struct ynode *key = ynode_key(n, i),
+				   *val = ynode_value(n, i);
 		const struct vocab_field *vf;
 		struct value v;
 
@@ -72,7 +74,7 @@ static int entry(struct fact_base *fb, const struct ydoc *doc,
 		}
 		fact_put(fb, f, vf->sym, v, (uint32_t)val->line, NULL, 0);
 		continue;
-bad:
+	bad:
 		ydoc_report(doc, d, DIAG_ERROR, val,
 			    "field '%s' of '%s' takes %s %s", vf->name, k->name,
 			    vf->type == VALUE_INT ? "an" : "a",
@@ -81,9 +83,10 @@ bad:
 	}
 	fact_base_commit(fb, f, &added);
 	if (!added) {
-		ydoc_report(doc, d, DIAG_ERROR, n,
-			    "duplicate '%s' entry: another entry has the same key",
-			    k->name);
+		ydoc_report(
+			doc, d, DIAG_ERROR, n,
+			"duplicate '%s' entry: another entry has the same key",
+			k->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -108,8 +111,9 @@ int kb_load_file(struct fact_base *fb, const char *path, const char *name,
 	entries = ynode_get(root, "entries");
 	if (!root || root->type != YNODE_MAP || !ynode_is_scalar(kind) ||
 	    !entries || entries->type != YNODE_SEQ) {
-		ydoc_report(doc, d, DIAG_ERROR, root,
-			    "a kb file is a mapping with 'kind' and a list of 'entries'");
+		ydoc_report(
+			doc, d, DIAG_ERROR, root,
+			"a kb file is a mapping with 'kind' and a list of 'entries'");
 		err = -EINVAL;
 		goto out;
 	}
@@ -161,7 +165,8 @@ int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,
 		names[n++] = xasprintf("%s/%s", dir, de->d_name);
 	}
 	closedir(dp);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n; i++) {
 		char *name = prefix ? xasprintf("%s/%s", prefix,
 						strrchr(names[i], '/') + 1) :

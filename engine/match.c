@@ -155,8 +155,8 @@ static int regex_test(const struct test *t, const struct value *field,
 }
 
 /* One test; returns 1, 0 or -E2BIG. */
-static int test(const struct test *t, const struct fact *f,
-		struct bindings *b, match_report_fn report, void *ctx)
+static int test(const struct test *t, const struct fact *f, struct bindings *b,
+		match_report_fn report, void *ctx)
 {
 	const struct value *field = fact_get(f, t->field);
 	struct value rhs;

@@ -12,8 +12,8 @@
 
 /* Bounds on the work one match may do: catastrophic backtracking stops
  * with an error instead of hanging. */
-#define REGEX_MATCH_LIMIT 1000000	/* @@ */
-#define REGEX_DEPTH_LIMIT 10000		/* @@ */
+#define REGEX_MATCH_LIMIT 1000000 /* @@ */
+#define REGEX_DEPTH_LIMIT 10000 /* @@ */
 
 struct regex {
 	pcre2_code *code;

@@ -148,6 +148,8 @@ void rule_free(struct rule *r)
 	free_strings(r->tags, r->ntags);
 	free_strings(r->explains, r->nexplains);
 	free_strings(r->asks, r->nasks);
+	free(r->explains_at);
+	free(r->asks_at);
 	free(r->id);
 	free(r->title);
 	free(r->description);
@@ -222,7 +224,7 @@ int rule_set_add(struct rule_set *rs, struct rule *r, struct diag *d)
 		const struct rule *old = rs->rules[i];
 
 		if (old->origin_level >= r->origin_level) {
-			diag_at(d, DIAG_ERROR, r->file, r->line, 0, NULL,
+			diag_at(d, DIAG_ERROR, r->file, r->line, r->col, NULL,
 				"duplicate rule id '%s' (first defined at %s:%d)",
 				r->id, old->file, old->line);
 			rule_free(r);
@@ -284,9 +286,8 @@ static bool is_rule_file(const char *name)
 	return !(n >= 10 && !strcmp(name + n - 10, ".test.yaml"));
 }
 
-int rule_set_load_dir(struct rule_set *rs, const char *dir,
-		      const char *prefix, int origin_level, bool optional,
-		      struct diag *d)
+int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
+		      int origin_level, bool optional, struct diag *d)
 {
 	DIR *dp = opendir(dir);
 	char **names = NULL;
@@ -308,7 +309,8 @@ int rule_set_load_dir(struct rule_set *rs, const char *dir,
 		names[n++] = xasprintf("%s/%s", dir, de->d_name);
 	}
 	closedir(dp);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n; i++) {
 		char *name = prefix ? xasprintf("%s/%s", prefix,
 						strrchr(names[i], '/') + 1) :
@@ -359,8 +361,7 @@ size_t rule_set_question_count(const struct rule_set *rs)
 	return rs->nq;
 }
 
-const struct question *rule_set_question_at(const struct rule_set *rs,
-					    size_t i)
+const struct question *rule_set_question_at(const struct rule_set *rs, size_t i)
 {
 	return i < rs->nq ? rs->questions[i] : NULL;
 }
@@ -377,7 +378,8 @@ const struct question *rule_set_question(const struct rule_set *rs,
 bool rule_set_has_diagnosis(const struct rule_set *rs, const char *id)
 {
 	for (size_t i = 0; i < rs->n; i++)
-		if (rs->rules[i]->diagnoses && !strcmp(rs->rules[i]->diag_id, id))
+		if (rs->rules[i]->diagnoses &&
+		    !strcmp(rs->rules[i]->diag_id, id))
 			return true;
 	return false;
 }
@@ -446,7 +448,8 @@ int rule_set_check(struct rule_set *rs, struct diag *d)
 		for (size_t j = 0; j < r->nexplains; j++) {
 			if (rule_set_has_diagnosis(rs, r->explains[j]))
 				continue;
-			diag_at(d, DIAG_ERROR, r->file, r->line, 0, NULL,
+			diag_at(d, DIAG_ERROR, r->file, r->explains_at[2 * j],
+				r->explains_at[2 * j + 1], NULL,
 				"rule '%s' explains unknown diagnosis '%s'",
 				r->id, r->explains[j]);
 			err = -EINVAL;
@@ -454,7 +457,8 @@ int rule_set_check(struct rule_set *rs, struct diag *d)
 		for (size_t j = 0; j < r->nasks; j++) {
 			if (rule_set_question(rs, r->asks[j]))
 				continue;
-			diag_at(d, DIAG_ERROR, r->file, r->line, 0, NULL,
+			diag_at(d, DIAG_ERROR, r->file, r->asks_at[2 * j],
+				r->asks_at[2 * j + 1], NULL,
 				"rule '%s' asks unknown question '%s'", r->id,
 				r->asks[j]);
 			err = -EINVAL;

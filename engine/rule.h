@@ -14,55 +14,67 @@
 /* The rule language version this build understands. */
 #define RULE_LANGUAGE_VERSION 1
 
-#define RULE_LAYERS(X)                                                    \
-	X(HARDWARE, "hardware", "HCA/RNIC, port, cable or module, PCIe link") \
-	X(FIRMWARE, "firmware", "microcode on the adapter")                   \
+#define RULE_LAYERS(X)                                                         \
+	X(HARDWARE, "hardware", "HCA/RNIC, port, cable or module, PCIe link")  \
+	X(FIRMWARE, "firmware", "microcode on the adapter")                    \
 	X(DRIVER, "driver", "vendor driver: mlx5_core, mlx4_core, irdma, ...") \
-	X(KERNEL_MODULE, "kernel_module", "ib_core, ib_uverbs, rdma_cm, ib_umad; kernel config") \
-	X(VERBS, "verbs", "libibverbs and providers, rdma_cm, device files, limits, containers")
+	X(KERNEL_MODULE, "kernel_module",                                      \
+	  "ib_core, ib_uverbs, rdma_cm, ib_umad; kernel config")               \
+	X(VERBS, "verbs",                                                      \
+	  "libibverbs and providers, rdma_cm, device files, limits, containers")
 
 enum layer {
 #define X(id, name, doc) LAYER_##id,
 	RULE_LAYERS(X)
 #undef X
-	LAYER_COUNT
+		LAYER_COUNT
 };
 
-#define RULE_SEVERITIES(X)                    \
-	X(INFO, "info", 0.2)                  \
-	X(WARNING, "warning", 0.5)            \
-	X(ERROR, "error", 0.8)                \
+#define RULE_SEVERITIES(X)         \
+	X(INFO, "info", 0.2)       \
+	X(WARNING, "warning", 0.5) \
+	X(ERROR, "error", 0.8)     \
 	X(CRITICAL, "critical", 1.0)
 
 enum severity {
 #define X(id, name, weight) SEVERITY_##id,
 	RULE_SEVERITIES(X)
 #undef X
-	SEVERITY_COUNT
+		SEVERITY_COUNT
 };
 
 /* Condition operators: the YAML keyword, the operand it takes, and what it
  * does.  rules/README.md documents each one (a test checks). */
-#define RULE_OPS(X)                                                          \
-	X(EQ, "eq", "value or $var", "field equals the operand; an unbound $var is bound") \
-	X(NE, "ne", "value or $var", "field differs from the operand")          \
-	X(LT, "lt", "value, $var or \"$var * k\"", "field is less than the operand (versions compare by kind)") \
-	X(LE, "le", "value, $var or \"$var * k\"", "field is less than or equal to the operand") \
-	X(GT, "gt", "value, $var or \"$var * k\"", "field is greater than the operand") \
-	X(GE, "ge", "value, $var or \"$var * k\"", "field is greater than or equal to the operand") \
-	X(MATCH, "match", "PCRE2 pattern", "field matches the regex; named groups (?<x>...) bind $x") \
-	X(NOT_MATCH, "not_match", "PCRE2 pattern", "field does not match the regex") \
-	X(IN, "in", "list", "field equals one of the listed values")            \
-	X(NOT_IN, "not_in", "list", "field equals none of the listed values")   \
-	X(CONTAINS, "contains", "value or $var", "list field holds the operand") \
-	X(EXISTS, "exists", "true or false", "the field is present (true) or absent (false)") \
-	X(BIND, "bind", "$var", "binds the field's value to $var (or joins when bound)")
+#define RULE_OPS(X)                                                           \
+	X(EQ, "eq", "value or $var",                                          \
+	  "field equals the operand; an unbound $var is bound")               \
+	X(NE, "ne", "value or $var", "field differs from the operand")        \
+	X(LT, "lt", "value, $var or \"$var * k\"",                            \
+	  "field is less than the operand (versions compare by kind)")        \
+	X(LE, "le", "value, $var or \"$var * k\"",                            \
+	  "field is less than or equal to the operand")                       \
+	X(GT, "gt", "value, $var or \"$var * k\"",                            \
+	  "field is greater than the operand")                                \
+	X(GE, "ge", "value, $var or \"$var * k\"",                            \
+	  "field is greater than or equal to the operand")                    \
+	X(MATCH, "match", "PCRE2 pattern",                                    \
+	  "field matches the regex; named groups (?<x>...) bind $x")          \
+	X(NOT_MATCH, "not_match", "PCRE2 pattern",                            \
+	  "field does not match the regex")                                   \
+	X(IN, "in", "list", "field equals one of the listed values")          \
+	X(NOT_IN, "not_in", "list", "field equals none of the listed values") \
+	X(CONTAINS, "contains", "value or $var",                              \
+	  "list field holds the operand")                                     \
+	X(EXISTS, "exists", "true or false",                                  \
+	  "the field is present (true) or absent (false)")                    \
+	X(BIND, "bind", "$var",                                               \
+	  "binds the field's value to $var (or joins when bound)")
 
 enum rule_op {
 #define X(id, name, operand, doc) OP_##id,
 	RULE_OPS(X)
 #undef X
-	OP_COUNT
+		OP_COUNT
 };
 
 const char *layer_to_str(enum layer l);
@@ -82,34 +94,34 @@ enum operand_type {
 
 struct operand {
 	enum operand_type type;
-	struct value v;		/* OPERAND_CONST; lists for in/not_in */
-	int var;		/* OPERAND_VAR: variable slot */
-	char arith;		/* 0 or one of * / + - */
-	double k;		/* the constant of arith */
+	struct value v; /* OPERAND_CONST; lists for in/not_in */
+	int var; /* OPERAND_VAR: variable slot */
+	char arith; /* 0 or one of * / + - */
+	double k; /* the constant of arith */
 };
 
 struct regex;
 
 struct test {
 	enum rule_op op;
-	uint32_t field;		/* symbol */
+	uint32_t field; /* symbol */
 	struct operand rhs;
-	struct regex *re;	/* MATCH, NOT_MATCH */
-	int ncaptures;		/* named groups that bind variables */
+	struct regex *re; /* MATCH, NOT_MATCH */
+	int ncaptures; /* named groups that bind variables */
 	int *capture_group;
 	int *capture_var;
 	int line, col;
 };
 
 enum pattern_type {
-	PATTERN_MATCH,		/* a fact must match; binds variables */
-	PATTERN_NOT,		/* no fact may match */
-	PATTERN_EXISTS,		/* some fact matches; binds nothing outside */
+	PATTERN_MATCH, /* a fact must match; binds variables */
+	PATTERN_NOT, /* no fact may match */
+	PATTERN_EXISTS, /* some fact matches; binds nothing outside */
 };
 
 struct pattern {
 	enum pattern_type type;
-	uint32_t kind;		/* symbol */
+	uint32_t kind; /* symbol */
 	struct test *tests;
 	size_t ntests;
 	int line, col;
@@ -118,8 +130,8 @@ struct pattern {
 struct assert_field {
 	uint32_t field;
 	bool is_template;
-	struct operand value;	/* when !is_template */
-	struct template tmpl;	/* when is_template */
+	struct operand value; /* when !is_template */
+	struct template tmpl; /* when is_template */
 };
 
 struct assertion {
@@ -135,11 +147,11 @@ struct rule {
 	char *description;
 	enum layer layer;
 	enum severity severity;
-	double confidence;	/* -1..1; negative evidence lowers a diagnosis */
+	double confidence; /* -1..1; negative evidence lowers a diagnosis */
 	int salience;
 	char *file;
-	int line;
-	int origin_level;	/* 0 shipped, higher for overlays */
+	int line, col;
+	int origin_level; /* 0 shipped, higher for overlays */
 	char **sources;
 	size_t nsources;
 	char **tags;
@@ -147,27 +159,29 @@ struct rule {
 
 	struct pattern *patterns;
 	size_t npatterns;
-	size_t npositive;	/* PATTERN_MATCH count */
-	int *plan;		/* evaluation order of the PATTERN_MATCH patterns */
-	char **vars;		/* variable names, by slot */
+	size_t npositive; /* PATTERN_MATCH count */
+	int *plan; /* evaluation order of the PATTERN_MATCH patterns */
+	char **vars; /* variable names, by slot */
 	size_t nvars;
-	bool *var_bound;	/* bound by the PATTERN_MATCH conditions */
-	struct value_list **lists;	/* constant lists the tests own */
+	bool *var_bound; /* bound by the PATTERN_MATCH conditions */
+	struct value_list **lists; /* constant lists the tests own */
 	size_t nlists;
 
-	bool diagnoses;		/* has a diagnose action */
-	char *diag_id;		/* diagnosis id; the rule id when not given */
+	bool diagnoses; /* has a diagnose action */
+	char *diag_id; /* diagnosis id; the rule id when not given */
 	struct template message;
-	struct template about;	/* merge key; empty = the message */
+	struct template about; /* merge key; empty = the message */
 	struct template *remediation;
 	size_t nremediation;
 	char **explains;
 	size_t nexplains;
+	int *explains_at; /* line, col of each explains entry */
 
 	struct assertion *asserts;
 	size_t nasserts;
-	char **asks;		/* question ids */
+	char **asks; /* question ids */
 	size_t nasks;
+	int *asks_at; /* line, col of each ask entry */
 };
 
 struct choice {
@@ -180,8 +194,8 @@ struct question {
 	char *prompt;
 	struct choice *choices;
 	size_t nchoices;
-	char *def;		/* default value */
-	char *why;		/* what the answer changes */
+	char *def; /* default value */
+	char *why; /* what the answer changes */
 	char *file;
 	int line;
 };
@@ -195,14 +209,17 @@ void rule_set_free(struct rule_set *rs);
  * origin_level replace it; "disabled: true" removes it.  The same id twice
  * at one level is an error.  Every mistake is reported to d with
  * file:line:col, naming the file name (NULL: path); returns 0 or -EINVAL. */
-int rule_set_load_file(struct rule_set *rs, const char *path,
-		       const char *name, int origin_level, struct diag *d);
+int rule_set_load_file(struct rule_set *rs, const char *path, const char *name,
+		       int origin_level, struct diag *d);
+/* Loads rules from text in memory (tests, rule test cases). */
+int rule_set_load_string(struct rule_set *rs, const char *name,
+			 const char *text, size_t len, int origin_level,
+			 struct diag *d);
 /* Loads every .yaml file of a directory, in name order (test files,
  * .test.yaml, are skipped), naming them prefix/file (NULL prefix: dir).
  * A missing directory is not an error when optional is true. */
-int rule_set_load_dir(struct rule_set *rs, const char *dir,
-		      const char *prefix, int origin_level, bool optional,
-		      struct diag *d);
+int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
+		      int origin_level, bool optional, struct diag *d);
 /* Checks what spans files: explains naming unknown diagnoses, asks naming
  * unknown questions.  Returns 0 or -EINVAL. */
 int rule_set_check(struct rule_set *rs, struct diag *d);

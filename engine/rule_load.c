@@ -23,8 +23,8 @@
 #include "engine/xalloc.h"
 #include "engine/ydoc.h"
 
-#define RULE_ID_MAX 64		/* @@ */
-#define RULE_SALIENCE_MAX 10000	/* @@ */
+#define RULE_ID_MAX 64 /* @@ */
+#define RULE_SALIENCE_MAX 10000 /* @@ */
 
 struct loader {
 	struct ydoc *doc;
@@ -87,7 +87,13 @@ static const char *hint(const char *word, const char *const *cands, size_t n)
 	size_t best = 3;
 	const char *pick = NULL;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && strlen(word) >= 3; i++) {
+		if (!strncmp(cands[i], word, strlen(word))) {
+			pick = cands[i];
+			break;
+		}
+	}
+	for (size_t i = 0; i < n && !pick; i++) {
 		size_t dist = distance(word, cands[i]);
 
 		if (dist < best) {
@@ -154,14 +160,28 @@ static char *scalar_dup(struct loader *L, const struct ynode *n,
 	return xstrndup(n->str, n->len);
 }
 
-/* A scalar or a list of scalars, as owned strings. */
-static int string_list(struct loader *L, const struct ynode *n,
-		       const char *what, char ***out, size_t *count)
+/* A scalar or a list of scalars, as owned strings; the position of each
+ * goes into *at (line, col pairs) when at is not NULL. */
+static int string_list_at(struct loader *L, const struct ynode *n,
+			  const char *what, char ***out, size_t *count,
+			  int **at)
 {
 	size_t cap = 0;
 
 	*out = NULL;
 	*count = 0;
+	if (at) {
+		size_t k = n->type == YNODE_SEQ ? n->n : 1;
+
+		*at = xcalloc(2 * (k ? k : 1), sizeof(int));
+		for (size_t i = 0; i < k; i++) {
+			const struct ynode *it =
+				n->type == YNODE_SEQ ? n->items[i] : n;
+
+			(*at)[2 * i] = it->line;
+			(*at)[2 * i + 1] = it->col;
+		}
+	}
 	if (ynode_is_scalar(n)) {
 		xgrow(out, &cap, 1, sizeof(**out));
 		(*out)[(*count)++] = xstrndup(n->str, n->len);
@@ -180,6 +200,12 @@ static int string_list(struct loader *L, const struct ynode *n,
 		(*out)[(*count)++] = s;
 	}
 	return 0;
+}
+
+static int string_list(struct loader *L, const struct ynode *n,
+		       const char *what, char ***out, size_t *count)
+{
+	return string_list_at(L, n, what, out, count, NULL);
 }
 
 static bool valid_id(const char *s)
@@ -216,7 +242,8 @@ static int var_slot(struct ctx *c, const char *name, size_t len)
 	struct rule *r = c->r;
 
 	for (size_t i = 0; i < r->nvars; i++)
-		if (strlen(r->vars[i]) == len && !strncmp(r->vars[i], name, len))
+		if (strlen(r->vars[i]) == len &&
+		    !strncmp(r->vars[i], name, len))
 			return (int)i;
 	xgrow(&r->vars, &c->capvars, r->nvars + 1, sizeof(*r->vars));
 	r->vars[r->nvars] = xstrndup(name, len);
@@ -262,8 +289,8 @@ static int constant(struct ctx *c, const struct ynode *n,
 		return 0;
 	}
 	if (value_parse(n->str, n->len, vf->type, vf->vkind, out)) {
-		err(c->L, n, "'%s' is not %s %s (field '%s' holds %ss)",
-		    n->str, vf->type == VALUE_INT ? "an" : "a",
+		err(c->L, n, "'%s' is not %s %s (field '%s' holds %ss)", n->str,
+		    vf->type == VALUE_INT ? "an" : "a",
 		    value_type_to_str(vf->type), vf->name,
 		    value_type_to_str(vf->type));
 		return -EINVAL;
@@ -282,7 +309,8 @@ static int var_operand(struct ctx *c, const struct ynode *n, bool arith,
 	while (*p && *p != ' ' && !strchr("*/+-", *p))
 		p++;
 	if (!var_name_ok(s, (size_t)(p - s))) {
-		err(c->L, n, "'%s' is not a variable name ($ followed by letters, digits and _)",
+		err(c->L, n,
+		    "'%s' is not a variable name ($ followed by letters, digits and _)",
 		    n->str);
 		return -EINVAL;
 	}
@@ -294,7 +322,8 @@ static int var_operand(struct ctx *c, const struct ynode *n, bool arith,
 		return 0;
 	if (!arith || !strchr("*/+-", *p)) {
 		err(c->L, n, "unexpected '%s' after the variable%s", p,
-		    arith ? "" : " (arithmetic works only with lt, le, gt and ge)");
+		    arith ? "" :
+			    " (arithmetic works only with lt, le, gt and ge)");
 		return -EINVAL;
 	}
 	o->arith = *p++;
@@ -348,7 +377,8 @@ static int regex_test(struct ctx *c, const struct ynode *n, struct test *t)
 	int named;
 
 	if (!ynode_is_scalar(n)) {
-		err(c->L, n, "'%s' needs a regular expression", rule_op_to_str(t->op));
+		err(c->L, n, "'%s' needs a regular expression",
+		    rule_op_to_str(t->op));
 		return -EINVAL;
 	}
 	t->re = regex_compile(n->str, 0, msg, sizeof(msg), &off);
@@ -411,7 +441,8 @@ static int op_test(struct ctx *c, struct pattern *p, size_t *cap,
 	}
 	if (vf && vf->type == VALUE_LIST && op != OP_CONTAINS &&
 	    op != OP_EXISTS && op != OP_BIND) {
-		err(c->L, opkey, "field '%s' is a list; use 'contains' or 'exists'",
+		err(c->L, opkey,
+		    "field '%s' is a list; use 'contains' or 'exists'",
 		    vf->name);
 		return -EINVAL;
 	}
@@ -471,14 +502,16 @@ static int field_tests(struct ctx *c, struct pattern *p, size_t *cap,
 	}
 	if (spec->type == YNODE_MAP) {
 		if (!spec->n) {
-			err(c->L, spec, "no test given for field '%s'", key->str);
+			err(c->L, spec, "no test given for field '%s'",
+			    key->str);
 			return -EINVAL;
 		}
 		for (size_t i = 0; i < spec->n; i++) {
 			const struct ynode *opkey = ynode_key(spec, i);
 
 			if (!ynode_is_scalar(opkey)) {
-				err(c->L, opkey, "operator names are words such as 'lt'");
+				err(c->L, opkey,
+				    "operator names are words such as 'lt'");
 				return -EINVAL;
 			}
 			if (op_test(c, p, cap, opkey, ynode_value(spec, i),
@@ -509,7 +542,8 @@ static int pattern(struct ctx *c, const struct ynode *item,
 	size_t tcap = 0;
 
 	if (item->type != YNODE_MAP || item->n != 1) {
-		err(c->L, item, "a condition is one 'kind: {field: test}' entry");
+		err(c->L, item,
+		    "a condition is one 'kind: {field: test}' entry");
 		return -EINVAL;
 	}
 	kind = ynode_key(item, 0);
@@ -521,7 +555,8 @@ static int pattern(struct ctx *c, const struct ynode *item,
 	if (type == PATTERN_MATCH &&
 	    (!strcmp(kind->str, "not") || !strcmp(kind->str, "exists")))
 		return pattern(c, tests,
-			       kind->str[0] == 'n' ? PATTERN_NOT : PATTERN_EXISTS,
+			       kind->str[0] == 'n' ? PATTERN_NOT :
+						     PATTERN_EXISTS,
 			       cap);
 	xgrow(&c->r->patterns, cap, c->r->npatterns + 1,
 	      sizeof(*c->r->patterns));
@@ -532,9 +567,10 @@ static int pattern(struct ctx *c, const struct ynode *item,
 	p->line = kind->line;
 	p->col = kind->col;
 	if (ynode_is_scalar(tests) && !tests->len)
-		return 0;	/* "- hca:" matches any fact of the kind */
+		return 0; /* "- hca:" matches any fact of the kind */
 	if (tests->type != YNODE_MAP) {
-		err(c->L, tests, "the tests of '%s' must be a mapping of field: test",
+		err(c->L, tests,
+		    "the tests of '%s' must be a mapping of field: test",
 		    kind->str);
 		return -EINVAL;
 	}
@@ -565,7 +601,8 @@ static int when(struct ctx *c, const struct ynode *n)
 	for (size_t i = 0; i < c->r->npatterns; i++)
 		c->r->npositive += c->r->patterns[i].type == PATTERN_MATCH;
 	if (!c->r->npositive) {
-		err(c->L, n, "a rule needs at least one condition that is not 'not'");
+		err(c->L, n,
+		    "a rule needs at least one condition that is not 'not'");
 		return -EINVAL;
 	}
 	return 0;
@@ -594,7 +631,8 @@ static int template(struct ctx *c, const struct ynode *n, struct template *t)
 		err(c->L, n, "expected a text, not %s", ynode_type_to_str(n));
 		return -EINVAL;
 	}
-	if (template_parse(t, n->str, template_var, c, msg, sizeof(msg), &off)) {
+	if (template_parse(t, n->str, template_var, c, msg, sizeof(msg),
+			   &off)) {
 		struct ynode at = *n;
 
 		if (!memchr(n->str, '\n', off))
@@ -623,7 +661,8 @@ static int diagnose(struct ctx *c, const struct ynode *n)
 	if (v && !(r->diag_id = scalar_dup(c->L, v, "'id'")))
 		return -EINVAL;
 	if (v && !valid_id(r->diag_id)) {
-		err(c->L, v, "diagnosis id '%s' may hold only letters, digits, '-', '_' and '.'",
+		err(c->L, v,
+		    "diagnosis id '%s' may hold only letters, digits, '-', '_' and '.'",
 		    r->diag_id);
 		return -EINVAL;
 	}
@@ -650,7 +689,8 @@ static int diagnose(struct ctx *c, const struct ynode *n)
 				return -EINVAL;
 	}
 	v = ynode_get(n, "explains");
-	if (v && string_list(c->L, v, "'explains'", &r->explains, &r->nexplains))
+	if (v && string_list_at(c->L, v, "'explains'", &r->explains,
+				&r->nexplains, &r->explains_at))
 		return -EINVAL;
 	return 0;
 }
@@ -686,7 +726,8 @@ static int assertions(struct ctx *c, const struct ynode *n)
 	struct rule *r = c->r;
 
 	if (n->type != YNODE_SEQ || !n->n) {
-		err(c->L, n, "'assert' must be a list of 'kind: {field: value}' entries");
+		err(c->L, n,
+		    "'assert' must be a list of 'kind: {field: value}' entries");
 		return -EINVAL;
 	}
 	r->asserts = xcalloc(n->n, sizeof(*r->asserts));
@@ -697,7 +738,8 @@ static int assertions(struct ctx *c, const struct ynode *n)
 		if (item->type != YNODE_MAP || item->n != 1 ||
 		    !ynode_is_scalar(ynode_key(item, 0)) ||
 		    ynode_value(item, 0)->type != YNODE_MAP) {
-			err(c->L, item, "an assertion is one 'kind: {field: value}' entry");
+			err(c->L, item,
+			    "an assertion is one 'kind: {field: value}' entry");
 			return -EINVAL;
 		}
 		a->kind = sym_intern_cstr(ynode_key(item, 0)->str);
@@ -707,11 +749,13 @@ static int assertions(struct ctx *c, const struct ynode *n)
 		    strcmp(vocab_kind(a->kind)->source, "collected")) {
 			err(c->L, ynode_key(item, 0),
 			    "rules may not assert '%s' facts; they come from %s",
-			    ynode_key(item, 0)->str, vocab_kind(a->kind)->source);
+			    ynode_key(item, 0)->str,
+			    vocab_kind(a->kind)->source);
 			return -EINVAL;
 		}
 		fields = ynode_value(item, 0);
-		a->fields = xcalloc(fields->n ? fields->n : 1, sizeof(*a->fields));
+		a->fields =
+			xcalloc(fields->n ? fields->n : 1, sizeof(*a->fields));
 		for (size_t j = 0; j < fields->n; j++) {
 			const struct ynode *key = ynode_key(fields, j);
 			struct assert_field *af = &a->fields[a->nfields++];
@@ -731,9 +775,9 @@ static int assertions(struct ctx *c, const struct ynode *n)
 /* ---- rules and questions ---- */
 
 static const char *const rule_keys[] = {
-	"id", "title", "description", "layer", "severity", "confidence",
-	"salience", "sources", "tags", "when", "diagnose", "assert", "ask",
-	"disabled",
+	"id",	      "title",	  "description", "layer",    "severity",
+	"confidence", "salience", "sources",	 "tags",     "when",
+	"diagnose",   "assert",	  "ask",	 "disabled",
 };
 
 static int rule_meta(struct ctx *c, const struct ynode *n)
@@ -758,18 +802,23 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 	if (!(v = need(c->L, n, "layer", "rule")))
 		return -EINVAL;
 	if (!ynode_is_scalar(v) || (i = layer_from_str(v->str)) < 0) {
-		err(c->L, v, "unknown layer '%s'; layers are hardware, firmware, driver, kernel_module and verbs%s",
+		err(c->L, v,
+		    "unknown layer '%s'; layers are hardware, firmware, driver, kernel_module and verbs%s",
 		    ynode_is_scalar(v) ? v->str : "",
-		    ynode_is_scalar(v) ? hint(v->str, layers, LAYER_COUNT) : "");
+		    ynode_is_scalar(v) ? hint(v->str, layers, LAYER_COUNT) :
+					 "");
 		return -EINVAL;
 	}
 	r->layer = (enum layer)i;
 	if (!(v = need(c->L, n, "severity", "rule")))
 		return -EINVAL;
 	if (!ynode_is_scalar(v) || (i = severity_from_str(v->str)) < 0) {
-		err(c->L, v, "unknown severity '%s'; severities are critical, error, warning and info%s",
+		err(c->L, v,
+		    "unknown severity '%s'; severities are critical, error, warning and info%s",
 		    ynode_is_scalar(v) ? v->str : "",
-		    ynode_is_scalar(v) ? hint(v->str, severities, SEVERITY_COUNT) : "");
+		    ynode_is_scalar(v) ?
+			    hint(v->str, severities, SEVERITY_COUNT) :
+			    "");
 		return -EINVAL;
 	}
 	r->severity = (enum severity)i;
@@ -777,7 +826,8 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 		return -EINVAL;
 	if (parse_number(v, &r->confidence) || r->confidence < -1 ||
 	    r->confidence > 1 || r->confidence == 0) {
-		err(c->L, v, "confidence must be a number in [-1, 1] other than 0");
+		err(c->L, v,
+		    "confidence must be a number in [-1, 1] other than 0");
 		return -EINVAL;
 	}
 	if ((v = ynode_get(n, "salience"))) {
@@ -785,7 +835,8 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 
 		if (parse_number(v, &s) || s != (int)s ||
 		    s < -RULE_SALIENCE_MAX || s > RULE_SALIENCE_MAX) {
-			err(c->L, v, "salience must be a whole number from %d to %d",
+			err(c->L, v,
+			    "salience must be a whole number from %d to %d",
 			    -RULE_SALIENCE_MAX, RULE_SALIENCE_MAX);
 			return -EINVAL;
 		}
@@ -801,7 +852,7 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 	    string_list(c->L, v, "'tags'", &r->tags, &r->ntags))
 		return -EINVAL;
 	if ((v = ynode_get(n, "ask")) &&
-	    string_list(c->L, v, "'ask'", &r->asks, &r->nasks))
+	    string_list_at(c->L, v, "'ask'", &r->asks, &r->nasks, &r->asks_at))
 		return -EINVAL;
 	return 0;
 }
@@ -813,7 +864,8 @@ static struct rule *parse_rule(struct loader *L, const struct ynode *n)
 	struct rule *r;
 
 	if (n->type != YNODE_MAP) {
-		err(L, n, "a rule must be a mapping, not %s", ynode_type_to_str(n));
+		err(L, n, "a rule must be a mapping, not %s",
+		    ynode_type_to_str(n));
 		return NULL;
 	}
 	if (!check_keys(L, n, "rule", rule_keys, ARRAY_SIZE(rule_keys)))
@@ -822,11 +874,14 @@ static struct rule *parse_rule(struct loader *L, const struct ynode *n)
 	c.r = r;
 	r->file = xstrdup(ydoc_name(L->doc));
 	r->line = n->line;
+	r->col = n->col;
 	r->origin_level = L->level;
-	if (!(v = need(L, n, "id", "rule")) || !(r->id = scalar_dup(L, v, "'id'")))
+	if (!(v = need(L, n, "id", "rule")) ||
+	    !(r->id = scalar_dup(L, v, "'id'")))
 		goto fail;
 	if (!valid_id(r->id)) {
-		err(L, v, "rule id '%s' may hold only letters, digits, '-', '_' and '.' (at most %d)",
+		err(L, v,
+		    "rule id '%s' may hold only letters, digits, '-', '_' and '.' (at most %d)",
 		    r->id, RULE_ID_MAX);
 		goto fail;
 	}
@@ -859,12 +914,14 @@ static struct rule *parse_rule(struct loader *L, const struct ynode *n)
 	if ((v = ynode_get(n, "assert")) && assertions(&c, v))
 		goto fail;
 	if (r->confidence < 0 && (r->nasserts || !ynode_get(n, "diagnose"))) {
-		err(L, n, "rule '%s' has negative confidence: it may only lower a diagnosis, not assert facts",
+		err(L, n,
+		    "rule '%s' has negative confidence: it may only lower a diagnosis, not assert facts",
 		    r->id);
 		goto fail;
 	}
 	if (!r->diagnoses && !r->nasserts) {
-		err(L, n, "rule '%s' neither diagnoses nor asserts anything", r->id);
+		err(L, n, "rule '%s' neither diagnoses nor asserts anything",
+		    r->id);
 		goto fail;
 	}
 	rule_vars_warn_unused(r, L->doc, L->d);
@@ -891,10 +948,12 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 	q = xcalloc(1, sizeof(*q));
 	q->file = xstrdup(ydoc_name(L->doc));
 	q->line = n->line;
-	if (!(v = need(L, n, "id", "question")) || !(q->id = scalar_dup(L, v, "'id'")))
+	if (!(v = need(L, n, "id", "question")) ||
+	    !(q->id = scalar_dup(L, v, "'id'")))
 		goto fail;
 	if (!valid_id(q->id)) {
-		err(L, v, "question id '%s' may hold only letters, digits, '-', '_' and '.'",
+		err(L, v,
+		    "question id '%s' may hold only letters, digits, '-', '_' and '.'",
 		    q->id);
 		goto fail;
 	}
@@ -915,7 +974,8 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 		if (ch->type == YNODE_MAP && ch->n == 1 &&
 		    ynode_is_scalar(ynode_key(ch, 0))) {
 			c->value = scalar_dup(L, ynode_key(ch, 0), "a choice");
-			c->label = scalar_dup(L, ynode_value(ch, 0), "a choice label");
+			c->label = scalar_dup(L, ynode_value(ch, 0),
+					      "a choice label");
 		} else {
 			c->value = scalar_dup(L, ch, "a choice");
 			c->label = c->value ? xstrdup(c->value) : NULL;
@@ -923,7 +983,8 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 		if (!c->value || !c->label)
 			goto fail;
 		if (!valid_id(c->value)) {
-			err(L, ch, "choice '%s' may hold only letters, digits, '-', '_' and '.'",
+			err(L, ch,
+			    "choice '%s' may hold only letters, digits, '-', '_' and '.'",
 			    c->value);
 			goto fail;
 		}
@@ -936,7 +997,8 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 		for (size_t i = 0; i < q->nchoices; i++)
 			found |= !strcmp(q->choices[i].value, q->def);
 		if (!found) {
-			err(L, v, "default '%s' is not one of the choices", q->def);
+			err(L, v, "default '%s' is not one of the choices",
+			    q->def);
 			goto fail;
 		}
 	}
@@ -954,36 +1016,39 @@ static int language(struct loader *L, const struct ynode *root)
 	double version;
 
 	if (!v) {
-		err(L, root, "rule file does not say which rule language it needs; add 'language: %d'",
+		err(L, root,
+		    "rule file does not say which rule language it needs; add 'language: %d'",
 		    RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
-	if (parse_number(v, &version) || version != (int)version || version < 1) {
+	if (parse_number(v, &version) || version != (int)version ||
+	    version < 1) {
 		err(L, v, "'language' must be a whole number such as %d",
 		    RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
 	if (version > RULE_LANGUAGE_VERSION) {
-		err(L, v, "file needs rule language %d, but this rdmadoctor understands %d; upgrade rdmadoctor",
+		err(L, v,
+		    "file needs rule language %d, but this rdmadoctor understands %d; upgrade rdmadoctor",
 		    (int)version, RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int rule_set_load_file(struct rule_set *rs, const char *path,
-		       const char *name, int origin_level, struct diag *d)
+static int load_doc(struct rule_set *rs, struct ydoc *doc, int origin_level,
+		    struct diag *d)
 {
 	static const char *const keys[] = { "language", "questions", "rules" };
-	struct loader L = { NULL, d, rs, origin_level, false };
+	struct loader L = { doc, d, rs, origin_level, false };
 	const struct ynode *root, *v;
 
-	L.doc = ydoc_load_file(path, name, d);
-	if (!L.doc)
+	if (!doc)
 		return -EINVAL;
 	root = ydoc_root(L.doc);
 	if (!root || root->type != YNODE_MAP) {
-		err(&L, root, "a rule file is a mapping with 'language' and 'rules'");
+		err(&L, root,
+		    "a rule file is a mapping with 'language' and 'rules'");
 		goto out;
 	}
 	if (!check_keys(&L, root, "rule file", keys, ARRAY_SIZE(keys)) ||
@@ -997,9 +1062,7 @@ int rule_set_load_file(struct rule_set *rs, const char *path,
 		for (size_t i = 0; i < v->n; i++) {
 			struct question *q = parse_question(&L, v->items[i]);
 
-			if (!q)
-				L.failed = true;
-			else if (rule_set_add_question(rs, q, d))
+			if (!q || rule_set_add_question(rs, q, d))
 				L.failed = true;
 		}
 	}
@@ -1018,4 +1081,18 @@ int rule_set_load_file(struct rule_set *rs, const char *path,
 out:
 	ydoc_free(L.doc);
 	return L.failed ? -EINVAL : 0;
+}
+
+int rule_set_load_file(struct rule_set *rs, const char *path, const char *name,
+		       int origin_level, struct diag *d)
+{
+	return load_doc(rs, ydoc_load_file(path, name, d), origin_level, d);
+}
+
+int rule_set_load_string(struct rule_set *rs, const char *name,
+			 const char *text, size_t len, int origin_level,
+			 struct diag *d)
+{
+	return load_doc(rs, ydoc_load_string(name, text, len, d), origin_level,
+			d);
 }

@@ -70,9 +70,8 @@ static bool indexable(const struct pattern *p, const bool *bound)
 	return false;
 }
 
-static void report(const struct rule *r, const struct ydoc *doc,
-		   struct diag *d, const struct test *at, int var,
-		   const char *where)
+static void report(const struct rule *r, const struct ydoc *doc, struct diag *d,
+		   const struct test *at, int var, const char *where)
 {
 	struct ynode n = { 0 };
 
@@ -162,8 +161,8 @@ void rule_vars_warn_unused(const struct rule *r, const struct ydoc *doc,
 			   struct diag *d)
 {
 	int *uses_of = xcalloc(r->nvars ? r->nvars : 1, sizeof(int));
-	const struct test **first = xcalloc(r->nvars ? r->nvars : 1,
-					    sizeof(*first));
+	const struct test **first =
+		xcalloc(r->nvars ? r->nvars : 1, sizeof(*first));
 
 	for (size_t i = 0; i < r->npatterns; i++) {
 		for (size_t j = 0; j < r->patterns[i].ntests; j++) {
@@ -187,7 +186,8 @@ void rule_vars_warn_unused(const struct rule *r, const struct ydoc *doc,
 		count_template(&r->remediation[i], uses_of);
 	for (size_t i = 0; i < r->nasserts; i++) {
 		for (size_t j = 0; j < r->asserts[i].nfields; j++) {
-			const struct assert_field *af = &r->asserts[i].fields[j];
+			const struct assert_field *af =
+				&r->asserts[i].fields[j];
 
 			if (af->is_template)
 				count_template(&af->tmpl, uses_of);
@@ -202,9 +202,10 @@ void rule_vars_warn_unused(const struct rule *r, const struct ydoc *doc,
 			continue;
 		n.line = first[v]->line;
 		n.col = first[v]->col;
-		ydoc_report(doc, d, DIAG_WARNING, &n,
-			    "variable $%s is bound but never used (name it $_%s to keep it)",
-			    r->vars[v], r->vars[v]);
+		ydoc_report(
+			doc, d, DIAG_WARNING, &n,
+			"variable $%s is bound but never used (name it $_%s to keep it)",
+			r->vars[v], r->vars[v]);
 	}
 	free(uses_of);
 	free((void *)first);

@@ -12,9 +12,9 @@ struct sym {
 	uint32_t hash;
 };
 
-static struct sym *syms;	/* syms[0] is unused */
+static struct sym *syms; /* syms[0] is unused */
 static size_t nsyms, capsyms;
-static uint32_t *slots;		/* 0 = empty, else an id */
+static uint32_t *slots; /* 0 = empty, else an id */
 static size_t nslots;
 
 /* Strings are carved from large chunks, freed together. */

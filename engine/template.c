@@ -39,14 +39,16 @@ int template_parse(struct template *t, const char *src, template_var_fn var,
 		const char *start, *end;
 		int slot;
 
-		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+		if ((p[0] == '{' && p[1] == '{') ||
+		    (p[0] == '}' && p[1] == '}')) {
 			sb_putc(&lit, p[0]);
 			p += 2;
 			continue;
 		}
 		if (*p == '}') {
-			snprintf(err, errsize,
-				 "unmatched '}' (write '}}' for a literal brace)");
+			snprintf(
+				err, errsize,
+				"unmatched '}' (write '}}' for a literal brace)");
 			goto fail;
 		}
 		if (*p != '{') {
@@ -58,16 +60,18 @@ int template_parse(struct template *t, const char *src, template_var_fn var,
 		while (name_char(*end, end == start))
 			end++;
 		if (*end != '}' || end == start) {
-			snprintf(err, errsize,
-				 "expected '{name}' (write '{{' for a literal brace)");
+			snprintf(
+				err, errsize,
+				"expected '{name}' (write '{{' for a literal brace)");
 			goto fail;
 		}
 		slot = var(ctx, start, (size_t)(end - start));
 		if (slot < 0) {
-			snprintf(err, errsize,
-				 "template uses '{%.*s}', but no condition binds $%.*s",
-				 (int)(end - start), start, (int)(end - start),
-				 start);
+			snprintf(
+				err, errsize,
+				"template uses '{%.*s}', but no condition binds $%.*s",
+				(int)(end - start), start, (int)(end - start),
+				start);
 			goto fail;
 		}
 		if (lit.len)

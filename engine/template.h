@@ -9,15 +9,16 @@
 #include "engine/value.h"
 
 struct template_part {
-	char *text;		/* literal, or NULL for a variable */
+	char *text; /* literal, or NULL for a variable */
 	size_t len;
-	int var;		/* variable slot when text is NULL */
+	int var; /* variable slot when text is NULL */
 };
 
-struct template {
+struct template
+{
 	struct template_part *parts;
 	size_t nparts;
-	char *source;		/* the text as written; NULL = no template */
+	char *source; /* the text as written; NULL = no template */
 };
 
 /* Resolves a variable name to its slot, or returns -1 when unknown. */

@@ -140,7 +140,7 @@ static const struct {
 	const char *text;
 	bool value;
 } bool_words[] = {
-	{ "true", true }, { "yes", true }, { "on", true }, { "1", true },
+	{ "true", true },   { "yes", true }, { "on", true },   { "1", true },
 	{ "false", false }, { "no", false }, { "off", false }, { "0", false },
 };
 
@@ -270,7 +270,8 @@ bool value_equal(const struct value *a, const struct value *b)
 		if (a->list->n != b->list->n)
 			return false;
 		for (size_t i = 0; i < a->list->n; i++)
-			if (!value_equal(&a->list->items[i], &b->list->items[i]))
+			if (!value_equal(&a->list->items[i],
+					 &b->list->items[i]))
 				return false;
 		return true;
 	default:

@@ -9,20 +9,20 @@
 #include "engine/strbuf.h"
 #include "engine/version.h"
 
-#define VALUE_TYPES(X)                                 \
-	X(NONE, "none")                                \
-	X(STRING, "string")                            \
-	X(INT, "integer")                              \
-	X(NUMBER, "number")                            \
-	X(VERSION, "version")                          \
-	X(BOOL, "boolean")                             \
+#define VALUE_TYPES(X)        \
+	X(NONE, "none")       \
+	X(STRING, "string")   \
+	X(INT, "integer")     \
+	X(NUMBER, "number")   \
+	X(VERSION, "version") \
+	X(BOOL, "boolean")    \
 	X(LIST, "list")
 
 enum value_type {
 #define X(id, name) VALUE_##id,
 	VALUE_TYPES(X)
 #undef X
-	VALUE_TYPE_COUNT
+		VALUE_TYPE_COUNT
 };
 
 struct value_list;
@@ -30,8 +30,8 @@ struct value_list;
 /* Strings and versions are interned symbols (engine/symbol.h), so a value
  * is a plain 16-byte record that copies by assignment. */
 struct value {
-	uint8_t type;		/* enum value_type */
-	uint8_t vkind;		/* enum version_kind, for VALUE_VERSION */
+	uint8_t type; /* enum value_type */
+	uint8_t vkind; /* enum version_kind, for VALUE_VERSION */
 	union {
 		int64_t i;
 		double n;

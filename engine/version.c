@@ -15,7 +15,8 @@ static const char *const kind_names[] = {
 
 const char *version_kind_to_str(enum version_kind kind)
 {
-	return (unsigned)kind < VERSION_KIND_COUNT ? kind_names[kind] : "unknown";
+	return (unsigned)kind < VERSION_KIND_COUNT ? kind_names[kind] :
+						     "unknown";
 }
 
 int version_kind_from_str(const char *name)
@@ -110,8 +111,8 @@ int version_segcmp(const char *a, const char *b)
 
 struct evr {
 	long epoch;
-	const char *v, *ve;	/* version */
-	const char *r, *re;	/* release, r == NULL when absent */
+	const char *v, *ve; /* version */
+	const char *r, *re; /* release, r == NULL when absent */
 };
 
 static void split_evr(const char *s, const char *end, struct evr *o)
@@ -153,8 +154,8 @@ static int evrcmp(const char *a, const char *ae, const char *b, const char *be)
 
 /* Architecture names that end a kernel release after a '.'. */
 static const char *const kernel_arches[] = {
-	"x86_64", "aarch64", "ppc64le", "ppc64", "s390x", "i686", "i386",
-	"noarch", "armv7hl",
+	"x86_64", "aarch64", "ppc64le", "ppc64",   "s390x",
+	"i686",	  "i386",    "noarch",	"armv7hl",
 };
 
 /* Drops ".<arch>" and trailing "-<flavour>" parts that start with a

@@ -3,9 +3,9 @@
 #ifndef RD_VERSION_H
 #define RD_VERSION_H
 
-#define VERSION_KINDS(X)                                                   \
-	X(GENERIC, "generic", "[epoch:]version[-release], rpm rules")      \
-	X(FW, "fw", "firmware, dotted numbers such as 16.27.2000")         \
+#define VERSION_KINDS(X)                                                      \
+	X(GENERIC, "generic", "[epoch:]version[-release], rpm rules")         \
+	X(FW, "fw", "firmware, dotted numbers such as 16.27.2000")            \
 	X(OFED, "ofed", "MLNX_OFED/DOCA version-release such as 5.7-1.0.2.0") \
 	X(KERNEL, "kernel", "kernel release such as 4.18.0-372.9.1.el8.x86_64")
 
@@ -13,7 +13,7 @@ enum version_kind {
 #define X(id, name, doc) VERSION_##id,
 	VERSION_KINDS(X)
 #undef X
-	VERSION_KIND_COUNT
+		VERSION_KIND_COUNT
 };
 
 const char *version_kind_to_str(enum version_kind kind);

@@ -19,6 +19,7 @@
 
 /* One array of fields per kind: each KIND closes the previous array and
  * opens its own, so vocab.def can list a kind's fields right under it. */
+/* clang-format off */
 static const struct vocab_field fields_none_[] __attribute__((unused)) = {
 #define KIND(kind, source, doc) \
 	}; static struct vocab_field fields_##kind[] = {
@@ -28,6 +29,7 @@ static const struct vocab_field fields_none_[] __attribute__((unused)) = {
 #undef KIND
 #undef FIELD
 };
+/* clang-format on */
 
 static struct vocab_kind kinds[] = {
 #define KIND(kind, source, doc) \

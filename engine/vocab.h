@@ -20,7 +20,7 @@ struct vocab_field {
 
 struct vocab_kind {
 	const char *name;
-	const char *source;	/* collected, kb or user */
+	const char *source; /* collected, kb or user */
 	const char *doc;
 	const struct vocab_field *fields;
 	size_t nfields;

@@ -8,7 +8,8 @@
 
 static void oom(size_t n)
 {
-	fprintf(stderr, "rdmadoctor: fatal: out of memory allocating %zu bytes\n", n);
+	fprintf(stderr,
+		"rdmadoctor: fatal: out of memory allocating %zu bytes\n", n);
 	abort();
 }
 

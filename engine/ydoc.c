@@ -11,9 +11,9 @@
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
-#define YDOC_MAX_DEPTH 64		/* @@ nesting a rule file never needs */
-#define YDOC_MAX_NODES 1000000		/* @@ */
-#define YDOC_MAX_BYTES (64u << 20)	/* @@ largest rule or kb file */
+#define YDOC_MAX_DEPTH 64 /* @@ nesting a rule file never needs */
+#define YDOC_MAX_NODES 1000000 /* @@ */
+#define YDOC_MAX_BYTES (64u << 20) /* @@ largest rule or kb file */
 
 struct ydoc {
 	char *name;
@@ -87,9 +87,8 @@ static char *line_text(const struct ydoc *doc, int line)
 	return xstrndup(p, (size_t)(nl - p) > 200 ? 200 : (size_t)(nl - p));
 }
 
-static void vreport(const struct ydoc *doc, struct diag *d,
-		    enum diag_level lvl, int line, int col, const char *fmt,
-		    va_list ap)
+static void vreport(const struct ydoc *doc, struct diag *d, enum diag_level lvl,
+		    int line, int col, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *snippet = line_text(doc, line);
@@ -130,9 +129,20 @@ static int next(struct builder *b, yaml_event_t *ev)
 	if (!yaml_parser_parse(&b->parser, ev)) {
 		const yaml_mark_t *m = &b->parser.problem_mark;
 
-		fail_at(b, (int)m->line + 1, (int)m->column + 1,
-			"invalid YAML: %s",
-			b->parser.problem ? b->parser.problem : "parse error");
+		const yaml_mark_t *cm = &b->parser.context_mark;
+
+		if (b->parser.context)
+			fail_at(b, (int)m->line + 1, (int)m->column + 1,
+				"invalid YAML: %s (%s at %d:%d)",
+				b->parser.problem ? b->parser.problem :
+						    "parse error",
+				b->parser.context, (int)cm->line + 1,
+				(int)cm->column + 1);
+		else
+			fail_at(b, (int)m->line + 1, (int)m->column + 1,
+				"invalid YAML: %s",
+				b->parser.problem ? b->parser.problem :
+						    "parse error");
 		return -EINVAL;
 	}
 	return 0;
@@ -195,6 +205,10 @@ static struct ynode *build_collection(struct builder *b, yaml_event_t *ev,
 	b->depth--;
 	return n;
 fail:
+	/* A mapping may hold a key without its value yet: free by count. */
+	for (size_t i = 0; i < count; i++)
+		free_node(n->items[i]);
+	n->n = 0;
 	free_node(n);
 	return NULL;
 }
@@ -233,7 +247,8 @@ static struct ynode *build(struct builder *b, yaml_event_t *ev)
 		return build_collection(b, ev, YNODE_MAP);
 	default:
 		fail_at(b, (int)ev->start_mark.line + 1,
-			(int)ev->start_mark.column + 1, "unexpected YAML event");
+			(int)ev->start_mark.column + 1,
+			"unexpected YAML event");
 		return NULL;
 	}
 anchor:
@@ -307,8 +322,7 @@ fail:
 	return NULL;
 }
 
-struct ydoc *ydoc_load_file(const char *path, const char *name,
-			   struct diag *d)
+struct ydoc *ydoc_load_file(const char *path, const char *name, struct diag *d)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
@@ -369,7 +383,8 @@ bool ynode_is_scalar(const struct ynode *n)
 
 const char *ynode_type_to_str(const struct ynode *n)
 {
-	static const char *const names[] = { "a scalar", "a list", "a mapping" };
+	static const char *const names[] = { "a scalar", "a list",
+					     "a mapping" };
 
 	return n ? names[n->type] : "nothing";
 }

@@ -16,12 +16,12 @@ enum ynode_type {
 
 struct ynode {
 	enum ynode_type type;
-	int line, col;		/* 1-based position of the node's start */
-	bool plain;		/* scalar written without quotes */
-	char *str;		/* scalar text, NUL-terminated */
+	int line, col; /* 1-based position of the node's start */
+	bool plain; /* scalar written without quotes */
+	char *str; /* scalar text, NUL-terminated */
 	size_t len;
-	size_t n;		/* sequence items, or mapping pairs */
-	struct ynode **items;	/* sequence: n items; mapping: key, value pairs */
+	size_t n; /* sequence items, or mapping pairs */
+	struct ynode **items; /* sequence: n items; mapping: key, value pairs */
 };
 
 struct ydoc;
@@ -30,8 +30,7 @@ struct ydoc;
  * ("file:line:col: message") when the text is not a YAML document this
  * loader accepts.  An empty document gives a doc whose root is NULL.
  * name is how messages and records name the file (NULL: the path). */
-struct ydoc *ydoc_load_file(const char *path, const char *name,
-			   struct diag *d);
+struct ydoc *ydoc_load_file(const char *path, const char *name, struct diag *d);
 struct ydoc *ydoc_load_string(const char *name, const char *text, size_t len,
 			      struct diag *d);
 void ydoc_free(struct ydoc *doc);

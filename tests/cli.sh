@@ -1,0 +1,139 @@
+#!/bin/sh
+# Command-line behaviour a user sees: exit codes, error messages, colour,
+# the live check of this machine, and installation.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${RD_BIN:-./rdmadoctor}
+export NO_PROGRESS=1 RDMADOCTOR_NO_SITE_RULES=1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL cli: $*"; fail=$((fail + 1)); }
+
+# expect NAME WANT_RC GREP_PATTERN -- command...: runs the command, checks
+# its exit code and that stdout+stderr match the pattern.
+expect() {
+	name=$1 want=$2 pattern=$3
+	shift 4
+	"$@" > "$T/out" 2>&1
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		bad "$name: exit $rc, want $want"
+		sed 's/^/    /' "$T/out" | head -15
+	elif [ -n "$pattern" ] && ! grep -q -- "$pattern" "$T/out"; then
+		bad "$name: output lacks '$pattern'"
+		sed 's/^/    /' "$T/out" | head -15
+	else
+		ok
+	fi
+}
+
+EX=examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb
+
+# --- exit codes and usage errors
+expect help 0 "Exit codes:" -- "$BIN" --help
+expect command-help 0 "usage: rdmadoctor analyze" -- "$BIN" analyze --help
+expect version 0 "^rdmadoctor [0-9]" -- "$BIN" --version
+expect unknown-command 2 "unknown command 'frobnicate'" -- "$BIN" frobnicate
+expect unknown-option 2 "unknown option '--bogus'" -- "$BIN" check --bogus
+expect analyze-no-path 2 "analyze needs at least one path" -- "$BIN" analyze
+expect missing-path 2 "nope.txt: error: cannot read: No such file or directory" -- \
+	"$BIN" analyze "$T/nope.txt"
+printf 'hello\nworld\n' > "$T/prose.txt"
+expect undetectable 2 "cannot tell what this file holds; name its kind as KIND=" -- \
+	"$BIN" analyze "$T/prose.txt"
+expect unknown-kind 2 "unknown kind 'ibstatt'.*known kinds: ibstat" -- \
+	"$BIN" analyze "ibstatt=$T/prose.txt"
+expect bad-timeout 2 "--timeout takes seconds" -- "$BIN" check --timeout 0
+expect explain-unknown 2 "no rule 'nope'" -- "$BIN" explain nope
+
+# --- rules that fail to load, or run away, exit 3
+mkdir -p "$T/badrules"
+printf 'language: 1\nrules:\n  - id: x\n    titel: T\n' > "$T/badrules/bad.yaml"
+expect rules-fail-to-load 3 "bad.yaml:4:5: error: unknown key 'titel' in rule; did you mean 'title'?" -- \
+	"$BIN" check --root tests/fixtures/healthy-cx5/root --rules "$T/badrules"
+expect lint-exit 3 "unknown key 'titel'" -- "$BIN" rules lint "$T/badrules"
+cat > "$T/loop.yaml" <<'YAML'
+language: 1
+rules:
+  - id: grow
+    title: Grows forever
+    layer: verbs
+    severity: info
+    confidence: 1
+    when: [hca: {name: $n}]
+    assert: [token: {v: "{n}"}]
+  - id: grow-more
+    title: Grows forever
+    layer: verbs
+    severity: info
+    confidence: 1
+    when: [token: {v: $v}]
+    assert: [token: {v: "{v}+"}]
+YAML
+expect runaway-chain 3 "rule chain did not settle after" -- \
+	"$BIN" check --root tests/fixtures/healthy-cx5/root --rules "$T/loop.yaml"
+
+# --- the guide's case and the healthy host
+expect guide-case 1 "upgrade FW to ≥16.27.2000" -- \
+	"$BIN" analyze $EX examples/cx5-fw-mismatch/ib_write_bw.txt
+expect healthy 0 "No diagnosis" -- "$BIN" check --root tests/fixtures/healthy-cx5/root
+expect kind-override 1 "bw-below-line-rate" -- \
+	"$BIN" analyze $EX perftest=examples/cx5-fw-mismatch/ib_write_bw.txt
+
+# --- colour: only on a terminal, never with NO_COLOR or --no-color
+esc=$(printf '\033')
+if command -v script >/dev/null 2>&1; then
+	env -u NO_COLOR script -qec "$BIN check --root tests/fixtures/cx5-fw-mismatch/root" /dev/null > "$T/tty" 2>&1
+	grep -q "$esc\[" "$T/tty" && ok || bad "colour: none on a terminal"
+	NO_COLOR=1 script -qec "$BIN check --root tests/fixtures/cx5-fw-mismatch/root" /dev/null > "$T/tty" 2>&1
+	grep -q "$esc\[" "$T/tty" && bad "colour: NO_COLOR ignored" || ok
+	env -u NO_COLOR script -qec "$BIN check --no-color --root tests/fixtures/cx5-fw-mismatch/root" /dev/null > "$T/tty" 2>&1
+	grep -q "$esc\[" "$T/tty" && bad "colour: --no-color ignored" || ok
+fi
+env -u NO_COLOR "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root > "$T/pipe" 2>&1
+grep -q "$esc" "$T/pipe" && bad "colour: escape codes in a pipe" || ok
+
+# --- this machine: a kernel without CONFIG_INFINIBAND is diagnosed in the
+# kernel_module layer, not as a hardware fault, and check exits 1.
+if zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_INFINIBAND is not set'; then
+	"$BIN" check --json > "$T/live.json" 2> "$T/live.err"
+	rc=$?
+	[ $rc = 1 ] && ok || bad "live check: exit $rc, want 1"
+	grep -A3 '"rank": 1,' "$T/live.json" | grep -q '"id": "kernel-without-infiniband"' &&
+		ok || bad "live check: kernel-without-infiniband is not #1"
+	grep -A2 '"name": "kernel_module"' "$T/live.json" | grep -q '"status": "fault"' &&
+		ok || bad "live check: kernel_module layer is not a fault"
+	grep -A2 '"name": "hardware"' "$T/live.json" | grep -q '"status": "fault"' &&
+		bad "live check: blames the hardware" || ok
+	grep -q 'CONFIG_INFINIBAND is not set, so ib_core cannot load' "$T/live.json" &&
+		ok || bad "live check: message does not name CONFIG_INFINIBAND"
+else
+	echo "note: this kernel has CONFIG_INFINIBAND; the no-RDMA live check is not exercised"
+fi
+
+# --- rules/README.md carries the reference the code prints
+sed -n '/<!-- reference:begin -->/,/<!-- reference:end -->/p' rules/README.md |
+	sed '1d;$d' > "$T/ref.md"
+"$BIN" rules reference > "$T/ref.out" 2>&1
+if diff -u "$T/ref.md" "$T/ref.out" > "$T/ref.diff"; then ok; else
+	bad "rules/README.md reference differs from 'rdmadoctor rules reference':"
+	head -20 "$T/ref.diff" | sed 's/^/    /'
+fi
+
+# --- make install honours PREFIX and DESTDIR
+if [ "$BIN" = ./rdmadoctor ]; then
+	make -s install DESTDIR="$T/dest" PREFIX=/opt/rd > "$T/install.log" 2>&1 || bad "make install failed"
+	for f in bin/rdmadoctor share/rdmadoctor/rules/firmware.yaml \
+		 share/rdmadoctor/kb/adapters.yaml share/man/man1/rdmadoctor.1; do
+		[ -f "$T/dest/opt/rd/$f" ] && ok || bad "make install: no $f"
+	done
+	RDMADOCTOR_DATADIR="$T/dest/opt/rd/share/rdmadoctor" "$T/dest/opt/rd/bin/rdmadoctor" \
+		check --root tests/fixtures/healthy-cx5/root > /dev/null 2>&1 &&
+		ok || bad "installed binary does not run"
+fi
+
+echo "cli: $pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,170 @@
+/* fact base: typed fields, key merging, indexes, dedup, provenance. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "engine/fact.h"
+#include "engine/symbol.h"
+#include "helpers.h"
+
+static uint32_t S(const char *s)
+{
+	return sym_intern_cstr(s);
+}
+
+static void test_types_follow_vocabulary(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	const struct fact *f;
+	const struct value *v;
+
+	(void)state;
+	f = add_fact(fb, "port", "hca=mlx5_0", "port=1", "rate_gbps=100",
+		     "lid=12", "state=ACTIVE", NULL);
+	v = fact_get(f, S("port"));
+	assert_int_equal(v->type, VALUE_INT);
+	assert_int_equal(v->i, 1);
+	v = fact_get(f, S("rate_gbps"));
+	assert_int_equal(v->type, VALUE_NUMBER);
+	assert_true(v->n == 100.0);
+	f = add_fact(fb, "hca", "name=mlx5_0", "fw_ver=16.26.1040", NULL);
+	v = fact_get(f, S("fw_ver"));
+	assert_int_equal(v->type, VALUE_VERSION);
+	assert_int_equal(v->vkind, VERSION_FW);
+	assert_string_equal(fact_text(f, "fw_ver"), "16.26.1040");
+	fact_base_free(fb);
+}
+
+static void test_bad_value_is_dropped(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	struct fact *f = fact_base_begin(fb, S("port"), 0, 0, NULL, 0);
+	bool added;
+
+	(void)state;
+	assert_int_equal(fact_put(fb, f, S("lid"), value_cstr("..."), 0, NULL,
+				  0),
+			 -EINVAL);
+	assert_null(fact_get(f, S("lid")));
+	assert_int_equal(
+		fact_put(fb, f, S("lid"), value_cstr("0x1c"), 0, NULL, 0), 0);
+	assert_int_equal(fact_get(f, S("lid"))->i, 28);
+	fact_base_commit(fb, f, &added);
+	assert_true(added);
+	fact_base_free(fb);
+}
+
+static void test_keys_merge(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	const struct fact *a, *b;
+
+	(void)state;
+	a = add_fact(fb, "hca", "name=mlx5_0", "fw_ver=16.26.1040", NULL);
+	b = add_fact(fb, "hca", "name=mlx5_0", "fw_ver=16.99.9999",
+		     "psid=MT_0000000008", NULL);
+	assert_ptr_equal(a, b);
+	assert_int_equal(fact_base_count(fb), 2 - 1);
+	assert_string_equal(fact_text(a, "fw_ver"), "16.26.1040");
+	assert_string_equal(fact_text(a, "psid"), "MT_0000000008");
+	/* Two keys: port 1 and port 2 of one device stay apart. */
+	add_fact(fb, "port", "hca=mlx5_0", "port=1", NULL);
+	add_fact(fb, "port", "hca=mlx5_0", "port=2", NULL);
+	add_fact(fb, "port", "hca=mlx5_0", "port=1", "state=DOWN", NULL);
+	assert_int_equal(fact_base_count(fb), 3);
+	fact_base_free(fb);
+}
+
+static void test_index(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	struct value v;
+	size_t n;
+	const uint32_t *ids;
+
+	(void)state;
+	add_fact(fb, "module", "name=ib_core", "refcount=8", NULL);
+	add_fact(fb, "module", "name=mlx5_ib", "refcount=0", NULL);
+	add_fact(fb, "module", "name=xfs", "refcount=0", NULL);
+	fact_base_of_kind(fb, S("module"), &n);
+	assert_int_equal(n, 3);
+	v = value_int(0);
+	ids = fact_base_lookup(fb, S("module"), S("refcount"), &v, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(fact_text(fact_base_get(fb, ids[0]), "name"),
+			    "mlx5_ib");
+	/* An integer and an equal number hash and compare alike. */
+	v = value_num(8.0);
+	fact_base_lookup(fb, S("module"), S("refcount"), &v, &n);
+	assert_int_equal(n, 1);
+	v = value_cstr("nope");
+	assert_null(fact_base_lookup(fb, S("module"), S("name"), &v, &n));
+	assert_int_equal(n, 0);
+	fact_base_free(fb);
+}
+
+static void test_derived_dedup(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	bool added;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct fact *f =
+			fact_base_begin(fb, S("symptom"), 0, 0, NULL, 0);
+
+		f->firing = 1;
+		fact_put(fb, f, S("name"), value_cstr("slow"), 0, NULL, 0);
+		fact_base_commit(fb, f, &added);
+		assert_int_equal(added, i == 0);
+	}
+	/* Collected facts without keys are all kept: two log lines alike. */
+	add_fact(fb, "log", "text=same", NULL);
+	add_fact(fb, "log", "text=same", NULL);
+	assert_int_equal(fact_base_count(fb), 3);
+	fact_base_free(fb);
+}
+
+static void test_provenance(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	uint32_t src = fact_base_source(fb, "sos_commands/infiniband/ibstat");
+	struct fact *f =
+		fact_base_begin(fb, S("hca"), src, 1, "CA 'mlx5_0'\n", 12);
+	const struct field *fl;
+	bool added;
+
+	(void)state;
+	fact_put(fb, f, S("name"), value_cstr("mlx5_0"), 1, "CA 'mlx5_0'", 11);
+	fact_put(fb, f, S("fw_ver"), value_cstr("16.26.1040"), 4,
+		 "Firmware version: 16.26.1040", 28);
+	f = fact_base_commit(fb, f, &added);
+	assert_string_equal(f->prov.text, "CA 'mlx5_0'");
+	fl = fact_field(f, S("fw_ver"));
+	assert_int_equal(fl->prov.line, 4);
+	assert_int_equal(fl->prov.src, src);
+	assert_string_equal(fl->prov.text, "Firmware version: 16.26.1040");
+	assert_string_equal(fact_base_source_name(fb, src),
+			    "sos_commands/infiniband/ibstat");
+	assert_int_equal(fact_base_source(fb, "sos_commands/infiniband/ibstat"),
+			 src);
+	fact_base_free(fb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_types_follow_vocabulary),
+		cmocka_unit_test(test_bad_value_is_dropped),
+		cmocka_unit_test(test_keys_merge),
+		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_derived_dedup),
+		cmocka_unit_test(test_provenance),
+	};
+
+	return cmocka_run_group_tests_name("fact", tests, NULL, NULL);
+}

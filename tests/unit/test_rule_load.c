@@ -1,0 +1,589 @@
+/* rule loader: every class of mistake is rejected with file:line:col and
+ * a plain message; a valid file loads into the rule model. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "engine/rule.h"
+#include "engine/strbuf.h"
+#include "helpers.h"
+
+struct bad_case {
+	const char *name;
+	const char *yaml;
+	int line, col;
+	enum diag_level level;
+	const char *message;
+};
+
+static const struct bad_case cases[] = {
+	{ "yaml-syntax",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: [unclosed\n",
+	  5, 1, DIAG_ERROR,
+	  "invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 4:12)" },
+	{ "no-language", "rules: []\n", 1, 1, DIAG_ERROR,
+	  "rule file does not say which rule language it needs; add 'language: 1'" },
+	{ "newer-language",
+	  "language: 2\n"
+	  "rules: []\n",
+	  1, 11, DIAG_ERROR,
+	  "file needs rule language 2, but this rdmadoctor understands 1; upgrade rdmadoctor" },
+	{ "top-key",
+	  "language: 1\n"
+	  "rulez: []\n",
+	  2, 1, DIAG_ERROR,
+	  "unknown key 'rulez' in rule file; did you mean 'rules'?" },
+	{ "rule-not-map",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - just a string\n",
+	  3, 5, DIAG_ERROR, "a rule must be a mapping, not a scalar" },
+	{ "unknown-rule-key",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    titel: T\n",
+	  4, 5, DIAG_ERROR,
+	  "unknown key 'titel' in rule; did you mean 'title'?" },
+	{ "duplicate-key",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    id: r2\n",
+	  4, 5, DIAG_ERROR, "key 'id' given twice in rule" },
+	{ "missing-title",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    layer: hardware\n",
+	  3, 5, DIAG_ERROR, "rule has no 'title'" },
+	{ "bad-id",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: \"r 1\"\n",
+	  3, 9, DIAG_ERROR,
+	  "rule id 'r 1' may hold only letters, digits, '-', '_' and '.' (at most 64)" },
+	{ "unknown-layer",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardwear\n",
+	  5, 12, DIAG_ERROR,
+	  "unknown layer 'hardwear'; layers are hardware, firmware, driver, kernel_module and verbs; did you mean 'hardware'?" },
+	{ "unknown-severity",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: fatal\n",
+	  6, 15, DIAG_ERROR,
+	  "unknown severity 'fatal'; severities are critical, error, warning and info" },
+	{ "confidence-range",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 1.5\n",
+	  7, 17, DIAG_ERROR,
+	  "confidence must be a number in [-1, 1] other than 0" },
+	{ "salience-range",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    salience: 20000\n",
+	  8, 15, DIAG_ERROR,
+	  "salience must be a whole number from -10000 to 10000" },
+	{ "when-empty",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when: []\n",
+	  8, 11, DIAG_ERROR, "'when' must be a non-empty list of conditions" },
+	{ "condition-shape",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {state: DOWN}\n"
+	  "        hca: {name: x}\n",
+	  9, 9, DIAG_ERROR, "a condition is one 'kind: {field: test}' entry" },
+	{ "unknown-field",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {rate: 100}\n",
+	  9, 16, DIAG_ERROR,
+	  "kind 'port' has no field 'rate'; did you mean 'rate_gbps'?" },
+	{ "unknown-operator",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {rate_gbps: {lte: 100}}\n",
+	  9, 28, DIAG_ERROR, "unknown operator 'lte'; did you mean 'ne'?" },
+	{ "wrong-type",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {rate_gbps: fast}\n",
+	  9, 27, DIAG_ERROR,
+	  "'fast' is not a number (field 'rate_gbps' holds numbers)" },
+	{ "bad-regex",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - log: {text: {match: 'mlx5_core (\\S+'}}\n",
+	  9, 44, DIAG_ERROR,
+	  "regex does not compile: missing closing parenthesis at offset 14" },
+	{ "compared-before-bound",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {rate_gbps: {lt: $max}}\n"
+	  "    diagnose:\n"
+	  "      message: slow\n",
+	  9, 28, DIAG_ERROR,
+	  "variable $max is compared before any condition binds it" },
+	{ "template-unbound",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, state: DOWN}\n"
+	  "    diagnose:\n"
+	  "      message: \"{dev} is down\"\n",
+	  11, 17, DIAG_ERROR,
+	  "template uses '{dev}', but no condition binds $dev" },
+	{ "template-brace",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, state: DOWN}\n"
+	  "    diagnose:\n"
+	  "      message: \"{d is down\"\n",
+	  11, 17, DIAG_ERROR,
+	  "expected '{name}' (write '{{' for a literal brace)" },
+	{ "no-action",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, state: DOWN}\n",
+	  3, 5, DIAG_ERROR,
+	  "rule 'r1' neither diagnoses nor asserts anything" },
+	{ "only-not",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - not: {port: {state: ACTIVE}}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  9, 7, DIAG_ERROR,
+	  "a rule needs at least one condition that is not 'not'" },
+	{ "list-field-eq",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: kernel_module\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - module: {used_by: mlx5_ib}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  9, 27, DIAG_ERROR,
+	  "field 'used_by' is a list; use {contains: value}" },
+	{ "duplicate-id",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {state: DOWN}\n"
+	  "    diagnose:\n"
+	  "      message: x\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {state: DOWN}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  12, 5, DIAG_ERROR,
+	  "duplicate rule id 'r1' (first defined at t.yaml:3)" },
+	{ "explains-unknown",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {state: DOWN}\n"
+	  "    diagnose:\n"
+	  "      message: x\n"
+	  "      explains: [no-such-thing]\n",
+	  12, 18, DIAG_ERROR,
+	  "rule 'r1' explains unknown diagnosis 'no-such-thing'" },
+	{ "ask-unknown",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    ask: [symptom]\n"
+	  "    when:\n"
+	  "      - port: {state: DOWN}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  8, 11, DIAG_ERROR, "rule 'r1' asks unknown question 'symptom'" },
+	{ "never-produced",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - prot: {state: DOWN}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  9, 9, DIAG_ERROR,
+	  "rule 'r1' can never fire: no collector, kb entry or rule produces 'prot' facts" },
+	{ "derived-field",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: info\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, state: DOWN}\n"
+	  "    assert:\n"
+	  "      - port_down: {hca: $d}\n"
+	  "  - id: r2\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port_down: {device: $d}\n"
+	  "    diagnose:\n"
+	  "      message: \"{d}\"\n",
+	  18, 29, DIAG_ERROR,
+	  "no rule asserts 'port_down' facts with a 'device' field" },
+	{ "assert-kb-kind",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {state: DOWN}\n"
+	  "    assert:\n"
+	  "      - adapter: {family: X}\n",
+	  11, 9, DIAG_ERROR,
+	  "rules may not assert 'adapter' facts; they come from kb" },
+	{ "negative-assert",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: -0.5\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, state: DOWN}\n"
+	  "    assert:\n"
+	  "      - seen: {hca: $d}\n",
+	  3, 5, DIAG_ERROR,
+	  "rule 'r1' has negative confidence: it may only lower a diagnosis, not assert facts" },
+	{ "alias",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - &r\n"
+	  "    id: r1\n",
+	  3, 5, DIAG_ERROR, "YAML anchors ('&name') are not supported" },
+	{ "question-default",
+	  "language: 1\n"
+	  "questions:\n"
+	  "  - id: symptom\n"
+	  "    prompt: What?\n"
+	  "    choices: [slow, broken]\n"
+	  "    default: fine\n",
+	  6, 14, DIAG_ERROR, "default 'fine' is not one of the choices" },
+	{ "unused-variable",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, state: DOWN, port: $p}\n"
+	  "    diagnose:\n"
+	  "      message: \"{d} is down\"\n",
+	  9, 44, DIAG_WARNING,
+	  "variable $p is bound but never used (name it $_p to keep it)" },
+	{ "exists-value",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {lid: {exists: maybe}}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  9, 30, DIAG_ERROR, "'exists' takes true or false" },
+	{ "arith-eq",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {rate_gbps: $r}\n"
+	  "      - perftest: {bw_avg_gbps: {ne: $r * 0.9}}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  10, 38, DIAG_ERROR,
+	  "unexpected '* 0.9' after the variable (arithmetic works only with lt, le, gt and ge)" },
+};
+
+static void test_each_mistake(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const struct bad_case *c = &cases[i];
+		struct rule_set *rs = rule_set_new();
+		struct diag *d = diag_new();
+		const struct diag_entry *e;
+		int rc = load_rules(rs, c->yaml, d);
+
+		e = diag_get(d, 0);
+		if (!e)
+			fail_msg("%s: no message", c->name);
+		if (c->level == DIAG_ERROR && rc == 0)
+			fail_msg("%s: loaded although it is wrong", c->name);
+		if (e->level != c->level || e->line != c->line ||
+		    e->col != c->col || strcmp(e->message, c->message))
+			fail_msg("%s: got %d:%d '%s', want %d:%d '%s'", c->name,
+				 e->line, e->col, e->message, c->line, c->col,
+				 c->message);
+		assert_string_equal(e->file, "t.yaml");
+		diag_free(d);
+		rule_set_free(rs);
+	}
+}
+
+static void test_deep_nesting(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct rule_set *rs = rule_set_new();
+	struct diag *d = diag_new();
+
+	(void)state;
+	sb_puts(&sb, "language: 1\nrules: ");
+	for (int i = 0; i < 200; i++)
+		sb_putc(&sb, '[');
+	assert_int_equal(rule_set_load_string(rs, "t.yaml", sb.buf, sb.len, 0,
+					      d),
+			 -EINVAL);
+	assert_string_equal(diag_get(d, 0)->message,
+			    "nesting deeper than 64 levels");
+	sb_release(&sb);
+	diag_free(d);
+	rule_set_free(rs);
+}
+
+static const char good[] =
+	"language: 1\n"
+	"questions:\n"
+	"  - id: symptom\n"
+	"    prompt: What do you see?\n"
+	"    choices:\n"
+	"      - slow: Bandwidth lower than expected\n"
+	"      - broken: Nothing works\n"
+	"    default: slow\n"
+	"rules:\n"
+	"  - id: r1\n"
+	"    title: Port down\n"
+	"    layer: hardware\n"
+	"    severity: error\n"
+	"    confidence: 0.9\n"
+	"    salience: 5\n"
+	"    ask: [symptom]\n"
+	"    sources: [somewhere]\n"
+	"    when:\n"
+	"      - port: {hca: $d, port: $p, state: {in: [DOWN, INIT]}}\n"
+	"      - not: {port: {hca: $d, state: ACTIVE}}\n"
+	"      - answer: {question: symptom, value: broken}\n"
+	"    diagnose:\n"
+	"      message: \"{d} port {p} is down\"\n"
+	"      remediation: [\"plug {d} in\"]\n";
+
+static void test_model(void **state)
+{
+	struct rule_set *rs = rule_set_new();
+	struct diag *d = diag_new();
+	const struct rule *r;
+	const struct question *q;
+
+	(void)state;
+	assert_int_equal(load_rules(rs, good, d), 0);
+	assert_int_equal(diag_count(d), 0);
+	r = rule_set_find(rs, "r1");
+	assert_non_null(r);
+	assert_int_equal(r->layer, LAYER_HARDWARE);
+	assert_int_equal(r->severity, SEVERITY_ERROR);
+	assert_int_equal(r->salience, 5);
+	assert_int_equal(r->npatterns, 3);
+	assert_int_equal(r->npositive, 2);
+	assert_int_equal(r->patterns[1].type, PATTERN_NOT);
+	assert_int_equal(r->patterns[0].tests[2].op, OP_IN);
+	assert_int_equal(r->nvars, 2);
+	assert_string_equal(r->diag_id, "r1");
+	assert_int_equal(r->line, 10);
+	q = rule_set_question(rs, "symptom");
+	assert_non_null(q);
+	assert_int_equal(q->nchoices, 2);
+	assert_string_equal(q->choices[0].label,
+			    "Bandwidth lower than expected");
+	assert_string_equal(q->def, "slow");
+	diag_free(d);
+	rule_set_free(rs);
+}
+
+static void test_overlay(void **state)
+{
+	static const char base[] =
+		"language: 1\nrules:\n"
+		"  - {id: a, title: A, layer: verbs, severity: info, confidence: 1,"
+		" when: [port: {state: DOWN}], diagnose: {message: a}}\n"
+		"  - {id: b, title: B, layer: verbs, severity: info, confidence: 1,"
+		" when: [port: {state: DOWN}], diagnose: {message: b}}\n";
+	static const char site[] =
+		"language: 1\nrules:\n"
+		"  - {id: a, title: A2, layer: verbs, severity: error, confidence: 1,"
+		" when: [port: {state: DOWN}], diagnose: {message: a2}}\n"
+		"  - {id: b, disabled: true}\n";
+	struct rule_set *rs = rule_set_new();
+	struct diag *d = diag_new();
+	const char *where;
+
+	(void)state;
+	assert_int_equal(rule_set_load_string(rs, "base.yaml", base,
+					      sizeof(base) - 1, 0, d),
+			 0);
+	assert_int_equal(rule_set_load_string(rs, "site.yaml", site,
+					      sizeof(site) - 1, 1, d),
+			 0);
+	assert_int_equal(rule_set_count(rs), 1);
+	assert_string_equal(rule_set_find(rs, "a")->title, "A2");
+	assert_null(rule_set_find(rs, "b"));
+	assert_string_equal(rule_set_disabled_at(rs, 0, &where), "b");
+	assert_string_equal(where, "site.yaml:4");
+	/* The same id twice at one level is a mistake. */
+	assert_int_equal(rule_set_load_string(rs, "site2.yaml", site,
+					      sizeof(site) - 1, 1, d),
+			 -EINVAL);
+	diag_free(d);
+	rule_set_free(rs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_mistake),
+		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_overlay),
+	};
+
+	return cmocka_run_group_tests_name("rule_load", tests, NULL, NULL);
+}

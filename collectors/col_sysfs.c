@@ -397,8 +397,9 @@ static void link_name(struct col_ctx *c, struct emit *e, struct fact *f,
 		      const char *field, const char *path)
 {
 	char *real = NULL;
+	int err = source_realpath(c->src, path, &real);
 
-	if (!source_realpath(c->src, path, &real)) {
+	if ((!err || err == -ENOENT) && real) {
 		const char *b = base_name(real);
 
 		emit_str(e, f, field, b, strlen(b), NULL);

@@ -377,14 +377,17 @@ int source_realpath(struct source *s, const char *path, char **out)
 		*out = r;
 		return 0;
 	}
+	*out = NULL;
+	/* A dangling link still names its target: ENOENT comes with the
+	 * path resolved so far, ending at the missing component. */
 	err = resolve(s, path, true, &rel);
-	if (err) {
+	if (err && err != -ENOENT) {
 		free(rel);
 		return err;
 	}
 	*out = xasprintf("/%s", rel);
 	free(rel);
-	return 0;
+	return err;
 }
 
 bool source_exists(struct source *s, const char *path)

@@ -93,7 +93,9 @@ int source_read(struct source *s, const char *path, size_t max,
 		struct fetch *out);
 /* Entries of a directory, sorted; 0, or -ENOENT and friends. */
 int source_list(struct source *s, const char *dir, struct names *out);
-/* The path a link (or chain of links) finally names, as a host path. */
+/* The path a link (or chain of links) finally names, as a host path.  In
+ * a bundle, a dangling link gives -ENOENT with *out still set to what it
+ * names. */
 int source_realpath(struct source *s, const char *path, char **out);
 bool source_exists(struct source *s, const char *path);
 

@@ -123,8 +123,8 @@ static char *join(const char *root, const char *rel)
 /* Resolves a host path to a path relative to the tree root, following
  * links (the last one only when follow_last) as the host would, but with
  * the tree as '/': ".." stops at the root and absolute targets restart
- * there.  Returns 0, -ENOENT (with *out set to where it stopped) or
- * -ELOOP. */
+ * there.  Returns 0, -ENOENT (with *out set to the path as far as it
+ * resolved, plus the unresolved rest) or -ELOOP. */
 static int resolve(const struct source *s, const char *path, bool follow_last,
 		   char **out)
 {
@@ -170,6 +170,14 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 		if (lstat(full, &st)) {
 			err = -errno;
 			free(full);
+			/* Keep what is left, so that a dangling link still
+			 * names its target. */
+			while (*p == '/')
+				p++;
+			if (*p) {
+				sb_putc(&done, '/');
+				sb_puts(&done, p);
+			}
 			break;
 		}
 		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {

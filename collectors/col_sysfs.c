@@ -529,7 +529,7 @@ static void ib_device(struct col_ctx *c, const char *dev, int *ports)
 			  source_exists(c->src, physfn), NULL);
 		free(physfn);
 		physfn = xasprintf("%s/driver", devdir);
-		if (source_exists(c->src, physfn))
+		if (source_lexists(c->src, physfn))
 			link_name(c, &e, f, "driver", physfn);
 		free(physfn);
 	}
@@ -614,7 +614,7 @@ void col_pci(struct col_ctx *c, struct col_status *st)
 			buf[4] = '\0'; /* base class and subclass */
 			put(c, &e, f, "class", cls, buf);
 		}
-		if (source_exists(c->src, drv))
+		if (source_lexists(c->src, drv))
 			link_name(c, &e, f, "driver", drv);
 		link_attr(c, &e, f, dir, "max_link_speed", "cap_speed_gts");
 		link_attr(c, &e, f, dir, "max_link_width", "cap_width");

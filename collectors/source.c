@@ -417,6 +417,19 @@ bool source_exists(struct source *s, const char *path)
 	return ok;
 }
 
+bool source_lexists(struct source *s, const char *path)
+{
+	char *rel = NULL;
+	struct stat st;
+	bool ok;
+
+	if (s->kind == SOURCE_LIVE)
+		return !lstat(path, &st);
+	ok = !resolve(s, path, false, &rel);
+	free(rel);
+	return ok;
+}
+
 /* ---- commands ---- */
 
 static char *cmdline(const struct command *cmd, const char *item)

@@ -98,6 +98,8 @@ int source_list(struct source *s, const char *dir, struct names *out);
  * names. */
 int source_realpath(struct source *s, const char *path, char **out);
 bool source_exists(struct source *s, const char *path);
+/* Whether the path itself exists, a dangling link included. */
+bool source_lexists(struct source *s, const char *path);
 
 /* The output of a catalog command, for one item when the command takes
  * one.  Live sources run it; bundles look it up. */

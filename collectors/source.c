@@ -178,6 +178,8 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 				sb_putc(&done, '/');
 				sb_puts(&done, p);
 			}
+			while (done.len && done.buf[done.len - 1] == '/')
+				done.buf[--done.len] = '\0';
 			break;
 		}
 		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {

@@ -1,0 +1,367 @@
+/* parsers: each on real outputs people posted (tests/fixtures/samples),
+ * checked against the values a person reads off them. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "collectors/formats.h"
+#include "engine/strbuf.h"
+#include "engine/symbol.h"
+
+#define SAMPLES "tests/fixtures/samples/"
+
+struct parsed {
+	struct fact_base *fb;
+	int facts;
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	FILE *fp = fopen(path, "rb");
+	size_t n;
+
+	if (!fp)
+		fail_msg("cannot open %s", path);
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		sb_add(&sb, buf, n);
+	fclose(fp);
+	*len = sb.len;
+	return sb_detach(&sb);
+}
+
+static struct parsed parse(const char *format, const char *file,
+			   const char *arg)
+{
+	struct parsed p = { fact_base_new(), 0 };
+	const struct format *f = format_find(format);
+	size_t len;
+	char *text = slurp(file, &len);
+	struct emit e;
+	int score;
+
+	emit_init(&e, p.fb, file);
+	p.facts = f->parse(&e, text, len, arg);
+	/* Detection names the same format. */
+	if (format_detect(text, len, &score) != f)
+		fail_msg("%s is not detected as %s", file, format);
+	free(text);
+	return p;
+}
+
+/* The n-th fact of a kind (0-based). */
+static const struct fact *nth(const struct parsed *p, const char *kind,
+			      size_t n)
+{
+	size_t count;
+	const uint32_t *ids =
+		fact_base_of_kind(p->fb, sym_intern_cstr(kind), &count);
+
+	if (n >= count)
+		fail_msg("only %zu %s facts", count, kind);
+	return fact_base_get(p->fb, ids[n]);
+}
+
+/* The fact of kind whose field equals value. */
+static const struct fact *find(const struct parsed *p, const char *kind,
+			       const char *field, const char *value)
+{
+	struct value v = value_cstr(value);
+	size_t n;
+	const uint32_t *ids = fact_base_lookup(p->fb, sym_intern_cstr(kind),
+					       sym_intern_cstr(field), &v, &n);
+
+	if (!n)
+		fail_msg("no %s with %s=%s", kind, field, value);
+	return fact_base_get(p->fb, ids[0]);
+}
+
+static size_t count(const struct parsed *p, const char *kind)
+{
+	size_t n;
+
+	fact_base_of_kind(p->fb, sym_intern_cstr(kind), &n);
+	return n;
+}
+
+static double num(const struct fact *f, const char *field)
+{
+	const struct value *v = fact_get(f, sym_intern_cstr(field));
+
+	assert_non_null(v);
+	return v->type == VALUE_INT ? (double)v->i : v->n;
+}
+
+/* A port, by device and number. */
+static const struct fact *port(const struct parsed *p, const char *hca,
+			       int number)
+{
+	for (size_t i = 0; i < count(p, "port"); i++) {
+		const struct fact *f = nth(p, "port", i);
+
+		if (!strcmp(fact_text(f, "hca"), hca) &&
+		    num(f, "port") == number)
+			return f;
+	}
+	fail_msg("no port %s/%d", hca, number);
+	return NULL;
+}
+
+static void test_ibstat(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* Indentation lost in a web page; still a CA with one port. */
+	p = parse("ibstat",
+		  SAMPLES
+		  "ibstat/advancedclustering-kb-cx3-qdr-healthy-noindent.txt",
+		  NULL);
+	f = find(&p, "hca", "name", "mlx4_0");
+	assert_string_equal(fact_text(f, "model"), "MT4099");
+	assert_string_equal(fact_text(f, "fw_ver"), "2.10.0");
+	f = port(&p, "mlx4_0", 1);
+	assert_string_equal(fact_text(f, "state"), "ACTIVE");
+	assert_string_equal(fact_text(f, "phys_state"), "LINKUP");
+	assert_true(num(f, "rate_gbps") == 40);
+	assert_true(num(f, "lid") == 1);
+	assert_string_equal(fact_text(f, "link_layer"), "InfiniBand");
+	fact_base_free(p.fb);
+
+	/* Eleven CAs without blank lines between them; two ports down. */
+	p = parse(
+		"ibstat",
+		SAMPLES
+		"ibstat/gpud-testdata-h100-cx7-roce-400g-one-polling-one-disabled.txt",
+		NULL);
+	assert_int_equal(count(&p, "hca"), 12);
+	assert_int_equal(count(&p, "port"), 12);
+	assert_string_equal(fact_text(find(&p, "hca", "name", "mlx5_1"),
+				      "model"),
+			    "MT4125");
+	f = port(&p, "mlx5_11", 1);
+	assert_string_equal(fact_text(f, "state"), "DOWN");
+	assert_string_equal(fact_text(f, "phys_state"), "POLLING");
+	assert_string_equal(fact_text(port(&p, "mlx5_5", 1), "phys_state"),
+			    "DISABLED");
+	assert_true(num(port(&p, "mlx5_0", 1), "rate_gbps") == 400);
+	assert_string_equal(fact_text(port(&p, "mlx5_0", 1), "link_layer"),
+			    "Ethernet");
+	fact_base_free(p.fb);
+
+	/* Two ports, two link layers. */
+	p = parse(
+		"ibstat",
+		SAMPLES
+		"ibstat/linux-rdma-ml-2020-02-cx3-port1-polling-port2-eth-disabled.txt",
+		NULL);
+	assert_string_equal(fact_text(port(&p, "mlx4_0", 1), "link_layer"),
+			    "InfiniBand");
+	assert_string_equal(fact_text(port(&p, "mlx4_0", 2), "link_layer"),
+			    "Ethernet");
+	assert_string_equal(fact_text(find(&p, "hca", "name", "mlx4_0"),
+				      "fw_ver"),
+			    "2.42.5000");
+	fact_base_free(p.fb);
+
+	/* Elided values are left out, and the panic that cut it short is kept. */
+	p = parse("ibstat",
+		  SAMPLES
+		  "ibstat/gpud-pr752-partial-output-ibpanic-missing-dev.txt",
+		  NULL);
+	f = find(&p, "hca", "name", "mlx5_7");
+	assert_null(fact_text(f, "model"));
+	assert_null(fact_text(f, "fw_ver"));
+	assert_true(num(port(&p, "mlx5_7", 1), "lid") == 13305);
+	assert_non_null(strstr(fact_text(nth(&p, "tool_error", 0), "message"),
+			       "stat of IB device 'mlx5_8' failed"));
+	fact_base_free(p.fb);
+
+	/* No device at all: only the umad errors. */
+	p = parse("ibstat",
+		  SAMPLES
+		  "ibstat/ompi-users-2010-ib_umad-not-loaded-ibpanic.txt",
+		  NULL);
+	assert_int_equal(count(&p, "hca"), 0);
+	assert_int_equal(count(&p, "tool_error"), 2);
+	assert_non_null(strstr(fact_text(nth(&p, "tool_error", 0), "message"),
+			       "is ib_umad module loaded?"));
+	fact_base_free(p.fb);
+}
+
+static void test_lsmod(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+	const struct value *users;
+
+	(void)state;
+	p = parse("lsmod",
+		  SAMPLES "lsmod/moc-notes-inbox-mlx5-rhel-hyperv-intf.txt",
+		  NULL);
+	f = find(&p, "module", "name", "ib_core");
+	assert_true(num(f, "refcount") == 2);
+	users = fact_get(f, sym_intern_cstr("used_by"));
+	assert_int_equal(users->type, VALUE_LIST);
+	assert_int_equal(users->list->n, 2);
+	assert_string_equal(value_text(&users->list->items[0]), "ib_uverbs");
+	assert_string_equal(value_text(&users->list->items[1]), "mlx5_ib");
+	assert_true(num(find(&p, "module", "name", "mlx5_core"), "size") ==
+		    2469888);
+	/* The prompt line before the grep'ed rows is not a module. */
+	assert_int_equal(count(&p, "module"), 8);
+	fact_base_free(p.fb);
+}
+
+static void test_ethtool(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse("ethtool_i",
+		  SAMPLES "ethtool_i/ethq-8-cx4lx-inbox-mlx5_core.txt", "p3p1");
+	f = find(&p, "driver", "name", "mlx5_core");
+	assert_string_equal(fact_text(f, "version"), "3.0-1 (January 2015)");
+	assert_string_equal(fact_text(f, "origin"), "inbox");
+	f = find(&p, "netdev", "name", "p3p1");
+	assert_string_equal(fact_text(f, "fw_ver"), "14.23.1020");
+	assert_string_equal(fact_text(f, "pci"), "0000:af:00.0");
+	fact_base_free(p.fb);
+
+	p = parse("ethtool_i",
+		  SAMPLES "ethtool_i/cx3-vpi-eth-mode-mlx4_en-mofed-4.2.txt",
+		  NULL);
+	f = find(&p, "driver", "name", "mlx4_en");
+	assert_string_equal(fact_text(f, "version"), "4.2-1.2.0");
+	assert_string_equal(fact_text(f, "origin"), "mlnx_ofed");
+	fact_base_free(p.fb);
+}
+
+static void test_modinfo(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* A grep'ed paste: the module is named by the caller. */
+	p = parse(
+		"modinfo",
+		SAMPLES
+		"modinfo/starlingx-arm64-cx6lx-modinfo-mlx5_core-version-5.8.txt",
+		"mlx5_core");
+	f = find(&p, "driver", "name", "mlx5_core");
+	assert_string_equal(fact_text(f, "version"), "5.8-1.0.1");
+	assert_string_equal(fact_text(f, "srcversion"),
+			    "C3E7649BC96C0107F0AD6A6");
+	assert_string_equal(fact_text(f, "origin"), "mlnx_ofed");
+	fact_base_free(p.fb);
+}
+
+static void test_perftest(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* A CPU frequency warning inside the result table. */
+	p = parse(
+		"perftest",
+		SAMPLES
+		"perftest/cn-blog-cx5-roce-ib_write_bw-bidir-98gbps-healthy.txt",
+		NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(fact_text(f, "test"), "ib_write_bw");
+	assert_string_equal(fact_text(f, "hca"), "mlx5_0");
+	assert_string_equal(fact_text(f, "link_type"), "Ethernet");
+	assert_true(num(f, "msg_size") == 65536);
+	assert_true(num(f, "bw_avg_gbps") == 98.02);
+	assert_non_null(
+		strstr(fact_text(f, "warning"), "Conflicting CPU frequency"));
+	fact_base_free(p.fb);
+
+	/* Only the result rows, with a tab inside. */
+	p = parse(
+		"perftest",
+		SAMPLES
+		"perftest/dgx-spark-cx7-ib_write_bw-13gbps-degraded-result-only.txt",
+		NULL);
+	f = nth(&p, "perftest", 0);
+	assert_true(num(f, "bw_avg_gbps") == 13.22);
+	assert_true(num(f, "msg_size") == 1048576);
+	fact_base_free(p.fb);
+
+	/* Failures. */
+	p = parse("perftest",
+		  SAMPLES
+		  "perftest/perftest-393-grh-required-modify-qp-rtr.txt",
+		  NULL);
+	assert_string_equal(fact_text(nth(&p, "perftest", 0), "error"),
+			    "Failed to modify QP 122273 to RTR");
+	fact_base_free(p.fb);
+	p = parse(
+		"perftest",
+		SAMPLES
+		"perftest/k8s-rdma-shared-dp-169-did-not-detect-devices-in-pod.txt",
+		NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(fact_text(f, "test"), "ib_write_bw");
+	assert_string_equal(fact_text(f, "error"), "Did not detect devices");
+	fact_base_free(p.fb);
+}
+
+static void test_kconfig_and_modules(void **state)
+{
+	static const char config[] =
+		"# CONFIG_INFINIBAND is not set\nCONFIG_NET=y\nCONFIG_MLX5_CORE=m\n"
+		"CONFIG_LOCALVERSION=\"-x\"\n";
+	static const char modules[] =
+		"mlx5_ib 454656 0 - Live 0xffffffffc0a00000 (OE)\n"
+		"ib_core 438272 2 mlx5_ib,ib_uverbs, Live 0xffffffffc0900000 (OE)\n";
+	struct fact_base *fb = fact_base_new();
+	struct emit e;
+	struct value v = value_cstr("CONFIG_INFINIBAND");
+	const uint32_t *ids;
+	size_t n;
+
+	(void)state;
+	emit_init(&e, fb, "config");
+	assert_int_equal(parse_kconfig(&e, config, sizeof(config) - 1, NULL),
+			 4);
+	ids = fact_base_lookup(fb, sym_intern_cstr("kconfig"),
+			       sym_intern_cstr("name"), &v, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(fact_text(fact_base_get(fb, ids[0]), "value"), "n");
+	emit_init(&e, fb, "proc/modules");
+	assert_int_equal(
+		parse_proc_modules(&e, modules, sizeof(modules) - 1, NULL), 2);
+	v = value_cstr("ib_core");
+	ids = fact_base_lookup(fb, sym_intern_cstr("module"),
+			       sym_intern_cstr("name"), &v, &n);
+	assert_string_equal(fact_text(fact_base_get(fb, ids[0]), "state"),
+			    "Live");
+	fact_base_free(fb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ibstat),
+		cmocka_unit_test(test_lsmod),
+		cmocka_unit_test(test_ethtool),
+		cmocka_unit_test(test_modinfo),
+		cmocka_unit_test(test_perftest),
+		cmocka_unit_test(test_kconfig_and_modules),
+	};
+
+	return cmocka_run_group_tests_name("parsers", tests, NULL, NULL);
+}

@@ -1,7 +1,6 @@
 /* Loading the YAML files of kb/ into the fact base. */
 #include "engine/kb.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,50 +135,25 @@ out:
 	return err ? err : loaded;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,
 		struct diag *d)
 {
-	DIR *dp = opendir(dir);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	int total = 0, err = 0;
+	struct ydoc_file *files;
+	int n = ydoc_dir(dir, prefix, NULL, &files), total = 0, err = 0;
 
-	if (!dp) {
+	if (n < 0) {
 		diag_at(d, DIAG_ERROR, dir, 0, 0, NULL,
-			"cannot read kb directory: %s", strerror(errno));
-		return -ENOENT;
+			"cannot read kb directory: %s", strerror(-n));
+		return n;
 	}
-	while ((de = readdir(dp))) {
-		size_t len = strlen(de->d_name);
+	for (int i = 0; i < n; i++) {
+		int rc = kb_load_file(fb, files[i].path, files[i].name, d);
 
-		if (de->d_name[0] == '.' || len < 6 ||
-		    strcmp(de->d_name + len - 5, ".yaml"))
-			continue;
-		xgrow(&names, &cap, n + 1, sizeof(*names));
-		names[n++] = xasprintf("%s/%s", dir, de->d_name);
-	}
-	closedir(dp);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
-	for (size_t i = 0; i < n; i++) {
-		char *name = prefix ? xasprintf("%s/%s", prefix,
-						strrchr(names[i], '/') + 1) :
-				      NULL;
-		int rc = kb_load_file(fb, names[i], name, d);
-
-		free(name);
 		if (rc < 0)
 			err = rc;
 		else
 			total += rc;
-		free(names[i]);
 	}
-	free(names);
+	ydoc_files_free(files, n);
 	return err ? err : total;
 }

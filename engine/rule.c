@@ -2,7 +2,6 @@
  * container that applies overlays. */
 #include "engine/rule.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
+#include "engine/ydoc.h"
 
 static const char *const layer_names[] = {
 #define X(id, name, doc) name,
@@ -272,56 +272,24 @@ int rule_set_add_question(struct rule_set *rs, struct question *q,
 	return 0;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_rule_file(const char *name)
-{
-	size_t n = strlen(name);
-
-	if (name[0] == '.' || n < 6 || strcmp(name + n - 5, ".yaml"))
-		return false;
-	return !(n >= 10 && !strcmp(name + n - 10, ".test.yaml"));
-}
-
 int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
 		      int origin_level, bool optional, struct diag *d)
 {
-	DIR *dp = opendir(dir);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	int err = 0;
+	struct ydoc_file *files;
+	int n = ydoc_dir(dir, prefix, ".test.yaml", &files), err = 0;
 
-	if (!dp) {
-		if (optional && errno == ENOENT)
+	if (n < 0) {
+		if (optional && n == -ENOENT)
 			return 0;
 		diag_at(d, DIAG_ERROR, dir, 0, 0, NULL,
-			"cannot read rule directory: %s", strerror(errno));
-		return -errno;
+			"cannot read rule directory: %s", strerror(-n));
+		return n;
 	}
-	while ((de = readdir(dp))) {
-		if (!is_rule_file(de->d_name))
-			continue;
-		xgrow(&names, &cap, n + 1, sizeof(*names));
-		names[n++] = xasprintf("%s/%s", dir, de->d_name);
-	}
-	closedir(dp);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
-	for (size_t i = 0; i < n; i++) {
-		char *name = prefix ? xasprintf("%s/%s", prefix,
-						strrchr(names[i], '/') + 1) :
-				      NULL;
-
-		if (rule_set_load_file(rs, names[i], name, origin_level, d))
+	for (int i = 0; i < n; i++)
+		if (rule_set_load_file(rs, files[i].path, files[i].name,
+				       origin_level, d))
 			err = -EINVAL;
-		free(name);
-		free(names[i]);
-	}
-	free(names);
+	ydoc_files_free(files, n);
 	return err;
 }
 

@@ -16,6 +16,7 @@
 
 #include "engine/regex.h"
 #include "engine/rule.h"
+#include "engine/rule_load.h"
 #include "engine/rule_vars.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
@@ -26,25 +27,8 @@
 #define RULE_ID_MAX 64 /* @@ */
 #define RULE_SALIENCE_MAX 10000 /* @@ */
 
-struct loader {
-	struct ydoc *doc;
-	struct diag *d;
-	struct rule_set *rs;
-	int level;
-	bool failed;
-};
-
-/* Per-rule state while compiling. */
-struct ctx {
-	struct loader *L;
-	struct rule *r;
-	size_t capvars;
-};
-
-static void err(struct loader *L, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void err(struct loader *L, const struct ynode *n, const char *fmt, ...)
+void rule_load_error(struct rule_loader *L, const struct ynode *n,
+		     const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -81,7 +65,7 @@ static size_t distance(const char *a, const char *b)
 }
 
 /* ", did you mean 'x'?" when a candidate is close, else "". */
-static const char *hint(const char *word, const char *const *cands, size_t n)
+const char *rule_load_hint(const char *word, const char *const *cands, size_t n)
 {
 	static char buf[128];
 	size_t best = 3;
@@ -107,7 +91,7 @@ static const char *hint(const char *word, const char *const *cands, size_t n)
 	return buf;
 }
 
-static bool check_keys(struct loader *L, const struct ynode *map,
+static bool check_keys(struct rule_loader *L, const struct ynode *map,
 		       const char *what, const char *const *keys, size_t n)
 {
 	bool ok = true;
@@ -117,7 +101,7 @@ static bool check_keys(struct loader *L, const struct ynode *map,
 		bool known = false;
 
 		if (!ynode_is_scalar(k)) {
-			err(L, k, "%s keys must be names", what);
+			rule_load_error(L, k, "%s keys must be names", what);
 			ok = false;
 			continue;
 		}
@@ -125,36 +109,38 @@ static bool check_keys(struct loader *L, const struct ynode *map,
 			known = !strcmp(k->str, keys[j]);
 		for (size_t j = 0; j < i && known; j++) {
 			if (!strcmp(ynode_key(map, j)->str, k->str)) {
-				err(L, k, "key '%s' given twice in %s", k->str,
-				    what);
+				rule_load_error(L, k,
+						"key '%s' given twice in %s",
+						k->str, what);
 				ok = false;
 			}
 		}
 		if (!known) {
-			err(L, k, "unknown key '%s' in %s%s", k->str, what,
-			    hint(k->str, keys, n));
+			rule_load_error(L, k, "unknown key '%s' in %s%s",
+					k->str, what,
+					rule_load_hint(k->str, keys, n));
 			ok = false;
 		}
 	}
 	return ok;
 }
 
-static const struct ynode *need(struct loader *L, const struct ynode *map,
+static const struct ynode *need(struct rule_loader *L, const struct ynode *map,
 				const char *key, const char *what)
 {
 	const struct ynode *v = ynode_get(map, key);
 
 	if (!v)
-		err(L, map, "%s has no '%s'", what, key);
+		rule_load_error(L, map, "%s has no '%s'", what, key);
 	return v;
 }
 
-static char *scalar_dup(struct loader *L, const struct ynode *n,
+static char *scalar_dup(struct rule_loader *L, const struct ynode *n,
 			const char *what)
 {
 	if (!ynode_is_scalar(n) || !n->len) {
-		err(L, n, "%s must be a non-empty text, not %s", what,
-		    ynode_type_to_str(n));
+		rule_load_error(L, n, "%s must be a non-empty text, not %s",
+				what, ynode_type_to_str(n));
 		return NULL;
 	}
 	return xstrndup(n->str, n->len);
@@ -162,7 +148,7 @@ static char *scalar_dup(struct loader *L, const struct ynode *n,
 
 /* A scalar or a list of scalars, as owned strings; the position of each
  * goes into *at (line, col pairs) when at is not NULL. */
-static int string_list_at(struct loader *L, const struct ynode *n,
+static int string_list_at(struct rule_loader *L, const struct ynode *n,
 			  const char *what, char ***out, size_t *count,
 			  int **at)
 {
@@ -188,7 +174,7 @@ static int string_list_at(struct loader *L, const struct ynode *n,
 		return 0;
 	}
 	if (n->type != YNODE_SEQ) {
-		err(L, n, "%s must be a list of texts", what);
+		rule_load_error(L, n, "%s must be a list of texts", what);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < n->n; i++) {
@@ -202,7 +188,7 @@ static int string_list_at(struct loader *L, const struct ynode *n,
 	return 0;
 }
 
-static int string_list(struct loader *L, const struct ynode *n,
+static int string_list(struct rule_loader *L, const struct ynode *n,
 		       const char *what, char ***out, size_t *count)
 {
 	return string_list_at(L, n, what, out, count, NULL);
@@ -235,384 +221,11 @@ static int parse_number(const struct ynode *n, double *out)
 	return *end ? -EINVAL : 0;
 }
 
-/* ---- variables ---- */
-
-static int var_slot(struct ctx *c, const char *name, size_t len)
-{
-	struct rule *r = c->r;
-
-	for (size_t i = 0; i < r->nvars; i++)
-		if (strlen(r->vars[i]) == len &&
-		    !strncmp(r->vars[i], name, len))
-			return (int)i;
-	xgrow(&r->vars, &c->capvars, r->nvars + 1, sizeof(*r->vars));
-	r->vars[r->nvars] = xstrndup(name, len);
-	return (int)r->nvars++;
-}
-
-static bool var_name_ok(const char *s, size_t len)
-{
-	if (!len || len > 64)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		char ch = s[i];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      ch == '_' || (i && ch >= '0' && ch <= '9')))
-			return false;
-	}
-	return true;
-}
-
-/* "$name", quoted or not, is a variable; so is "$name * 0.9". */
-static bool is_var(const struct ynode *n)
-{
-	return ynode_is_scalar(n) && n->str[0] == '$' && n->len > 1;
-}
-
-/* ---- operands and tests ---- */
-
-static int constant(struct ctx *c, const struct ynode *n,
-		    const struct vocab_field *vf, struct value *out)
-{
-	if (!ynode_is_scalar(n)) {
-		err(c->L, n, "expected a value, not %s", ynode_type_to_str(n));
-		return -EINVAL;
-	}
-	if (!vf) {
-		*out = n->plain ? value_guess(n->str, n->len) :
-				  value_str(n->str, n->len);
-		return 0;
-	}
-	if (vf->type == VALUE_LIST) {
-		*out = value_guess(n->str, n->len);
-		return 0;
-	}
-	if (value_parse(n->str, n->len, vf->type, vf->vkind, out)) {
-		err(c->L, n, "'%s' is not %s %s (field '%s' holds %ss)", n->str,
-		    vf->type == VALUE_INT ? "an" : "a",
-		    value_type_to_str(vf->type), vf->name,
-		    value_type_to_str(vf->type));
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* "$name" or "$name * 0.9": a variable operand, with arithmetic when
- * allowed. */
-static int var_operand(struct ctx *c, const struct ynode *n, bool arith,
-		       struct operand *o)
-{
-	const char *s = n->str + 1, *p = s;
-	char *end;
-
-	while (*p && *p != ' ' && !strchr("*/+-", *p))
-		p++;
-	if (!var_name_ok(s, (size_t)(p - s))) {
-		err(c->L, n,
-		    "'%s' is not a variable name ($ followed by letters, digits and _)",
-		    n->str);
-		return -EINVAL;
-	}
-	o->type = OPERAND_VAR;
-	o->var = var_slot(c, s, (size_t)(p - s));
-	while (*p == ' ')
-		p++;
-	if (!*p)
-		return 0;
-	if (!arith || !strchr("*/+-", *p)) {
-		err(c->L, n, "unexpected '%s' after the variable%s", p,
-		    arith ? "" :
-			    " (arithmetic works only with lt, le, gt and ge)");
-		return -EINVAL;
-	}
-	o->arith = *p++;
-	o->k = strtod(p, &end);
-	while (*end == ' ')
-		end++;
-	if (end == p || *end || (o->arith == '/' && o->k == 0)) {
-		err(c->L, n, "expected '$var %c number' in '%s'", o->arith,
-		    n->str);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int operand(struct ctx *c, const struct ynode *n,
-		   const struct vocab_field *vf, bool arith, struct operand *o)
-{
-	memset(o, 0, sizeof(*o));
-	if (is_var(n))
-		return var_operand(c, n, arith, o);
-	o->type = OPERAND_CONST;
-	return constant(c, n, vf, &o->v);
-}
-
-static int const_list(struct ctx *c, const struct ynode *n,
-		      const struct vocab_field *vf, struct operand *o)
-{
-	struct value_list *l;
-
-	if (n->type != YNODE_SEQ) {
-		err(c->L, n, "expected a list of values, not %s",
-		    ynode_type_to_str(n));
-		return -EINVAL;
-	}
-	l = xmalloc(sizeof(*l) + n->n * sizeof(struct value));
-	l->n = n->n;
-	rule_vars_keep_list(c->r, l);
-	for (size_t i = 0; i < n->n; i++)
-		if (constant(c, n->items[i], vf, &l->items[i]))
-			return -EINVAL;
-	memset(o, 0, sizeof(*o));
-	o->type = OPERAND_CONST;
-	o->v = value_list(l);
-	return 0;
-}
-
-static int regex_test(struct ctx *c, const struct ynode *n, struct test *t)
-{
-	char msg[256];
-	size_t off = 0;
-	int named;
-
-	if (!ynode_is_scalar(n)) {
-		err(c->L, n, "'%s' needs a regular expression",
-		    rule_op_to_str(t->op));
-		return -EINVAL;
-	}
-	t->re = regex_compile(n->str, 0, msg, sizeof(msg), &off);
-	if (!t->re) {
-		struct ynode at = *n;
-
-		at.col += (int)off + (n->plain ? 0 : 1);
-		err(c->L, &at, "regex does not compile: %s at offset %zu", msg,
-		    off);
-		return -EINVAL;
-	}
-	named = regex_name_count(t->re);
-	if (t->op == OP_NOT_MATCH || !named)
-		return 0;
-	t->capture_group = xcalloc((size_t)named, sizeof(int));
-	t->capture_var = xcalloc((size_t)named, sizeof(int));
-	for (int i = 0; i < named; i++) {
-		int group;
-		const char *name = regex_name_at(t->re, i, &group);
-
-		t->capture_group[i] = group;
-		t->capture_var[i] = var_slot(c, name, strlen(name));
-	}
-	t->ncaptures = named;
-	return 0;
-}
-
-static struct test *new_test(struct pattern *p, size_t *cap,
-			     const struct ynode *at, uint32_t field,
-			     enum rule_op op)
-{
-	struct test *t;
-
-	xgrow(&p->tests, cap, p->ntests + 1, sizeof(*p->tests));
-	t = &p->tests[p->ntests++];
-	memset(t, 0, sizeof(*t));
-	t->op = op;
-	t->field = field;
-	t->line = at->line;
-	t->col = at->col;
-	return t;
-}
-
-static int op_test(struct ctx *c, struct pattern *p, size_t *cap,
-		   const struct ynode *opkey, const struct ynode *val,
-		   uint32_t field, const struct vocab_field *vf)
-{
-	int op = rule_op_from_str(opkey->str);
-	static const char *op_words[] = {
-#define X(id, name, operand, doc) name,
-		RULE_OPS(X)
-#undef X
-	};
-	struct test *t;
-
-	if (op < 0) {
-		err(c->L, opkey, "unknown operator '%s'%s", opkey->str,
-		    hint(opkey->str, op_words, ARRAY_SIZE(op_words)));
-		return -EINVAL;
-	}
-	if (vf && vf->type == VALUE_LIST && op != OP_CONTAINS &&
-	    op != OP_EXISTS && op != OP_BIND) {
-		err(c->L, opkey,
-		    "field '%s' is a list; use 'contains' or 'exists'",
-		    vf->name);
-		return -EINVAL;
-	}
-	t = new_test(p, cap, opkey, field, (enum rule_op)op);
-	switch (t->op) {
-	case OP_EQ:
-	case OP_NE:
-	case OP_CONTAINS:
-		return operand(c, val, vf, false, &t->rhs);
-	case OP_LT:
-	case OP_LE:
-	case OP_GT:
-	case OP_GE:
-		return operand(c, val, vf, true, &t->rhs);
-	case OP_MATCH:
-	case OP_NOT_MATCH:
-		return regex_test(c, val, t);
-	case OP_IN:
-	case OP_NOT_IN:
-		return const_list(c, val, vf, &t->rhs);
-	case OP_EXISTS:
-		t->rhs.type = OPERAND_CONST;
-		if (!ynode_is_scalar(val) ||
-		    value_parse(val->str, val->len, VALUE_BOOL, 0, &t->rhs.v)) {
-			err(c->L, val, "'exists' takes true or false");
-			return -EINVAL;
-		}
-		return 0;
-	case OP_BIND:
-		if (!is_var(val)) {
-			err(c->L, val, "'bind' takes a variable such as $name");
-			return -EINVAL;
-		}
-		return var_operand(c, val, false, &t->rhs);
-	default:
-		return -EINVAL;
-	}
-}
-
-static int field_tests(struct ctx *c, struct pattern *p, size_t *cap,
-		       const struct ynode *key, const struct ynode *spec)
-{
-	uint32_t field = sym_intern(key->str, key->len);
-	const struct vocab_kind *k = vocab_kind(p->kind);
-	const struct vocab_field *vf = k ? vocab_field(k, field) : NULL;
-	struct test *t;
-
-	if (k && !vf) {
-		const char *names[64];
-		size_t n = 0;
-
-		for (size_t i = 0; i < k->nfields && n < 64; i++)
-			names[n++] = k->fields[i].name;
-		err(c->L, key, "kind '%s' has no field '%s'%s", k->name,
-		    key->str, hint(key->str, names, n));
-		return -EINVAL;
-	}
-	if (spec->type == YNODE_MAP) {
-		if (!spec->n) {
-			err(c->L, spec, "no test given for field '%s'",
-			    key->str);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < spec->n; i++) {
-			const struct ynode *opkey = ynode_key(spec, i);
-
-			if (!ynode_is_scalar(opkey)) {
-				err(c->L, opkey,
-				    "operator names are words such as 'lt'");
-				return -EINVAL;
-			}
-			if (op_test(c, p, cap, opkey, ynode_value(spec, i),
-				    field, vf))
-				return -EINVAL;
-		}
-		return 0;
-	}
-	if (vf && vf->type == VALUE_LIST) {
-		err(c->L, spec, "field '%s' is a list; use {contains: value}",
-		    vf->name);
-		return -EINVAL;
-	}
-	if (spec->type == YNODE_SEQ) {
-		t = new_test(p, cap, spec, field, OP_IN);
-		return const_list(c, spec, vf, &t->rhs);
-	}
-	t = new_test(p, cap, spec, field, OP_EQ);
-	return operand(c, spec, vf, false, &t->rhs);
-}
-
-/* { KIND: { FIELD: spec, ... } } */
-static int pattern(struct ctx *c, const struct ynode *item,
-		   enum pattern_type type, size_t *cap)
-{
-	const struct ynode *kind, *tests;
-	struct pattern *p;
-	size_t tcap = 0;
-
-	if (item->type != YNODE_MAP || item->n != 1) {
-		err(c->L, item,
-		    "a condition is one 'kind: {field: test}' entry");
-		return -EINVAL;
-	}
-	kind = ynode_key(item, 0);
-	tests = ynode_value(item, 0);
-	if (!ynode_is_scalar(kind) || !kind->len) {
-		err(c->L, kind, "expected a fact kind");
-		return -EINVAL;
-	}
-	if (type == PATTERN_MATCH &&
-	    (!strcmp(kind->str, "not") || !strcmp(kind->str, "exists")))
-		return pattern(c, tests,
-			       kind->str[0] == 'n' ? PATTERN_NOT :
-						     PATTERN_EXISTS,
-			       cap);
-	xgrow(&c->r->patterns, cap, c->r->npatterns + 1,
-	      sizeof(*c->r->patterns));
-	p = &c->r->patterns[c->r->npatterns++];
-	memset(p, 0, sizeof(*p));
-	p->type = type;
-	p->kind = sym_intern(kind->str, kind->len);
-	p->line = kind->line;
-	p->col = kind->col;
-	if (ynode_is_scalar(tests) && !tests->len)
-		return 0; /* "- hca:" matches any fact of the kind */
-	if (tests->type != YNODE_MAP) {
-		err(c->L, tests,
-		    "the tests of '%s' must be a mapping of field: test",
-		    kind->str);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < tests->n; i++) {
-		const struct ynode *key = ynode_key(tests, i);
-
-		if (!ynode_is_scalar(key)) {
-			err(c->L, key, "expected a field name");
-			return -EINVAL;
-		}
-		if (field_tests(c, p, &tcap, key, ynode_value(tests, i)))
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static int when(struct ctx *c, const struct ynode *n)
-{
-	size_t cap = 0;
-
-	if (n->type != YNODE_SEQ || !n->n) {
-		err(c->L, n, "'when' must be a non-empty list of conditions");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < n->n; i++)
-		if (pattern(c, n->items[i], PATTERN_MATCH, &cap))
-			return -EINVAL;
-	for (size_t i = 0; i < c->r->npatterns; i++)
-		c->r->npositive += c->r->patterns[i].type == PATTERN_MATCH;
-	if (!c->r->npositive) {
-		err(c->L, n,
-		    "a rule needs at least one condition that is not 'not'");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* ---- actions ---- */
 
 static int template_var(void *ctx, const char *name, size_t len)
 {
-	struct ctx *c = ctx;
+	struct rule_ctx *c = ctx;
 
 	for (size_t i = 0; i < c->r->nvars; i++)
 		if (strlen(c->r->vars[i]) == len &&
@@ -622,13 +235,15 @@ static int template_var(void *ctx, const char *name, size_t len)
 	return -1;
 }
 
-static int template(struct ctx *c, const struct ynode *n, struct template *t)
+static int template(struct rule_ctx *c, const struct ynode *n,
+		    struct template *t)
 {
 	char msg[256];
 	size_t off = 0;
 
 	if (!ynode_is_scalar(n)) {
-		err(c->L, n, "expected a text, not %s", ynode_type_to_str(n));
+		rule_load_error(c->L, n, "expected a text, not %s",
+				ynode_type_to_str(n));
 		return -EINVAL;
 	}
 	if (template_parse(t, n->str, template_var, c, msg, sizeof(msg),
@@ -637,13 +252,13 @@ static int template(struct ctx *c, const struct ynode *n, struct template *t)
 
 		if (!memchr(n->str, '\n', off))
 			at.col += (int)off + (n->plain ? 0 : 1);
-		err(c->L, &at, "%s", msg);
+		rule_load_error(c->L, &at, "%s", msg);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int diagnose(struct ctx *c, const struct ynode *n)
+static int diagnose(struct rule_ctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = { "id", "message", "remediation",
 					    "explains", "about" };
@@ -651,7 +266,8 @@ static int diagnose(struct ctx *c, const struct ynode *n)
 	struct rule *r = c->r;
 
 	if (n->type != YNODE_MAP) {
-		err(c->L, n, "'diagnose' must be a mapping with a message");
+		rule_load_error(c->L, n,
+				"'diagnose' must be a mapping with a message");
 		return -EINVAL;
 	}
 	if (!check_keys(c->L, n, "diagnose", keys, ARRAY_SIZE(keys)))
@@ -661,9 +277,10 @@ static int diagnose(struct ctx *c, const struct ynode *n)
 	if (v && !(r->diag_id = scalar_dup(c->L, v, "'id'")))
 		return -EINVAL;
 	if (v && !valid_id(r->diag_id)) {
-		err(c->L, v,
-		    "diagnosis id '%s' may hold only letters, digits, '-', '_' and '.'",
-		    r->diag_id);
+		rule_load_error(
+			c->L, v,
+			"diagnosis id '%s' may hold only letters, digits, '-', '_' and '.'",
+			r->diag_id);
 		return -EINVAL;
 	}
 	if (!r->diag_id)
@@ -695,18 +312,21 @@ static int diagnose(struct ctx *c, const struct ynode *n)
 	return 0;
 }
 
-static int assert_value(struct ctx *c, const struct ynode *n,
+static int assert_value(struct rule_ctx *c, const struct ynode *n,
 			struct assert_field *af)
 {
 	if (!ynode_is_scalar(n)) {
-		err(c->L, n, "an asserted field takes a value, $var or text");
+		rule_load_error(
+			c->L, n,
+			"an asserted field takes a value, $var or text");
 		return -EINVAL;
 	}
-	if (is_var(n)) {
-		if (var_operand(c, n, false, &af->value))
+	if (rule_cond_is_var(n)) {
+		if (rule_cond_var_operand(c, n, false, &af->value))
 			return -EINVAL;
 		if (!rule_vars_bound(c->r, af->value.var)) {
-			err(c->L, n, "no condition binds %s", n->str);
+			rule_load_error(c->L, n, "no condition binds %s",
+					n->str);
 			return -EINVAL;
 		}
 		return 0;
@@ -721,13 +341,14 @@ static int assert_value(struct ctx *c, const struct ynode *n,
 	return 0;
 }
 
-static int assertions(struct ctx *c, const struct ynode *n)
+static int assertions(struct rule_ctx *c, const struct ynode *n)
 {
 	struct rule *r = c->r;
 
 	if (n->type != YNODE_SEQ || !n->n) {
-		err(c->L, n,
-		    "'assert' must be a list of 'kind: {field: value}' entries");
+		rule_load_error(
+			c->L, n,
+			"'assert' must be a list of 'kind: {field: value}' entries");
 		return -EINVAL;
 	}
 	r->asserts = xcalloc(n->n, sizeof(*r->asserts));
@@ -738,8 +359,9 @@ static int assertions(struct ctx *c, const struct ynode *n)
 		if (item->type != YNODE_MAP || item->n != 1 ||
 		    !ynode_is_scalar(ynode_key(item, 0)) ||
 		    ynode_value(item, 0)->type != YNODE_MAP) {
-			err(c->L, item,
-			    "an assertion is one 'kind: {field: value}' entry");
+			rule_load_error(
+				c->L, item,
+				"an assertion is one 'kind: {field: value}' entry");
 			return -EINVAL;
 		}
 		a->kind = sym_intern_cstr(ynode_key(item, 0)->str);
@@ -747,10 +369,11 @@ static int assertions(struct ctx *c, const struct ynode *n)
 		a->col = item->col;
 		if (vocab_kind(a->kind) &&
 		    strcmp(vocab_kind(a->kind)->source, "collected")) {
-			err(c->L, ynode_key(item, 0),
-			    "rules may not assert '%s' facts; they come from %s",
-			    ynode_key(item, 0)->str,
-			    vocab_kind(a->kind)->source);
+			rule_load_error(
+				c->L, ynode_key(item, 0),
+				"rules may not assert '%s' facts; they come from %s",
+				ynode_key(item, 0)->str,
+				vocab_kind(a->kind)->source);
 			return -EINVAL;
 		}
 		fields = ynode_value(item, 0);
@@ -761,7 +384,8 @@ static int assertions(struct ctx *c, const struct ynode *n)
 			struct assert_field *af = &a->fields[a->nfields++];
 
 			if (!ynode_is_scalar(key)) {
-				err(c->L, key, "expected a field name");
+				rule_load_error(c->L, key,
+						"expected a field name");
 				return -EINVAL;
 			}
 			af->field = sym_intern(key->str, key->len);
@@ -780,7 +404,7 @@ static const char *const rule_keys[] = {
 	"diagnose",   "assert",	  "ask",	 "disabled",
 };
 
-static int rule_meta(struct ctx *c, const struct ynode *n)
+static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 {
 	static const char *layers[] = {
 #define X(id, name, doc) name,
@@ -802,23 +426,26 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 	if (!(v = need(c->L, n, "layer", "rule")))
 		return -EINVAL;
 	if (!ynode_is_scalar(v) || (i = layer_from_str(v->str)) < 0) {
-		err(c->L, v,
-		    "unknown layer '%s'; layers are hardware, firmware, driver, kernel_module and verbs%s",
-		    ynode_is_scalar(v) ? v->str : "",
-		    ynode_is_scalar(v) ? hint(v->str, layers, LAYER_COUNT) :
-					 "");
+		rule_load_error(
+			c->L, v,
+			"unknown layer '%s'; layers are hardware, firmware, driver, kernel_module and verbs%s",
+			ynode_is_scalar(v) ? v->str : "",
+			ynode_is_scalar(v) ?
+				rule_load_hint(v->str, layers, LAYER_COUNT) :
+				"");
 		return -EINVAL;
 	}
 	r->layer = (enum layer)i;
 	if (!(v = need(c->L, n, "severity", "rule")))
 		return -EINVAL;
 	if (!ynode_is_scalar(v) || (i = severity_from_str(v->str)) < 0) {
-		err(c->L, v,
-		    "unknown severity '%s'; severities are critical, error, warning and info%s",
-		    ynode_is_scalar(v) ? v->str : "",
-		    ynode_is_scalar(v) ?
-			    hint(v->str, severities, SEVERITY_COUNT) :
-			    "");
+		rule_load_error(
+			c->L, v,
+			"unknown severity '%s'; severities are critical, error, warning and info%s",
+			ynode_is_scalar(v) ? v->str : "",
+			ynode_is_scalar(v) ? rule_load_hint(v->str, severities,
+							    SEVERITY_COUNT) :
+					     "");
 		return -EINVAL;
 	}
 	r->severity = (enum severity)i;
@@ -826,8 +453,9 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 		return -EINVAL;
 	if (parse_number(v, &r->confidence) || r->confidence < -1 ||
 	    r->confidence > 1 || r->confidence == 0) {
-		err(c->L, v,
-		    "confidence must be a number in [-1, 1] other than 0");
+		rule_load_error(
+			c->L, v,
+			"confidence must be a number in [-1, 1] other than 0");
 		return -EINVAL;
 	}
 	if ((v = ynode_get(n, "salience"))) {
@@ -835,9 +463,10 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 
 		if (parse_number(v, &s) || s != (int)s ||
 		    s < -RULE_SALIENCE_MAX || s > RULE_SALIENCE_MAX) {
-			err(c->L, v,
-			    "salience must be a whole number from %d to %d",
-			    -RULE_SALIENCE_MAX, RULE_SALIENCE_MAX);
+			rule_load_error(
+				c->L, v,
+				"salience must be a whole number from %d to %d",
+				-RULE_SALIENCE_MAX, RULE_SALIENCE_MAX);
 			return -EINVAL;
 		}
 		r->salience = (int)s;
@@ -857,15 +486,15 @@ static int rule_meta(struct ctx *c, const struct ynode *n)
 	return 0;
 }
 
-static struct rule *parse_rule(struct loader *L, const struct ynode *n)
+static struct rule *parse_rule(struct rule_loader *L, const struct ynode *n)
 {
-	struct ctx c = { L, NULL, 0 };
+	struct rule_ctx c = { L, NULL, 0 };
 	const struct ynode *v, *dis;
 	struct rule *r;
 
 	if (n->type != YNODE_MAP) {
-		err(L, n, "a rule must be a mapping, not %s",
-		    ynode_type_to_str(n));
+		rule_load_error(L, n, "a rule must be a mapping, not %s",
+				ynode_type_to_str(n));
 		return NULL;
 	}
 	if (!check_keys(L, n, "rule", rule_keys, ARRAY_SIZE(rule_keys)))
@@ -880,9 +509,10 @@ static struct rule *parse_rule(struct loader *L, const struct ynode *n)
 	    !(r->id = scalar_dup(L, v, "'id'")))
 		goto fail;
 	if (!valid_id(r->id)) {
-		err(L, v,
-		    "rule id '%s' may hold only letters, digits, '-', '_' and '.' (at most %d)",
-		    r->id, RULE_ID_MAX);
+		rule_load_error(
+			L, v,
+			"rule id '%s' may hold only letters, digits, '-', '_' and '.' (at most %d)",
+			r->id, RULE_ID_MAX);
 		goto fail;
 	}
 	dis = ynode_get(n, "disabled");
@@ -891,7 +521,8 @@ static struct rule *parse_rule(struct loader *L, const struct ynode *n)
 
 		if (!ynode_is_scalar(dis) ||
 		    value_parse(dis->str, dis->len, VALUE_BOOL, 0, &b)) {
-			err(L, dis, "'disabled' takes true or false");
+			rule_load_error(L, dis,
+					"'disabled' takes true or false");
 			goto fail;
 		}
 		if (b.b) {
@@ -905,7 +536,7 @@ static struct rule *parse_rule(struct loader *L, const struct ynode *n)
 	}
 	if (rule_meta(&c, n))
 		goto fail;
-	if (!(v = need(L, n, "when", "rule")) || when(&c, v))
+	if (!(v = need(L, n, "when", "rule")) || rule_cond_when(&c, v))
 		goto fail;
 	if (rule_vars_analyse(r, L->doc, L->d))
 		goto fail;
@@ -914,14 +545,17 @@ static struct rule *parse_rule(struct loader *L, const struct ynode *n)
 	if ((v = ynode_get(n, "assert")) && assertions(&c, v))
 		goto fail;
 	if (r->confidence < 0 && (r->nasserts || !ynode_get(n, "diagnose"))) {
-		err(L, n,
-		    "rule '%s' has negative confidence: it may only lower a diagnosis, not assert facts",
-		    r->id);
+		rule_load_error(
+			L, n,
+			"rule '%s' has negative confidence: it may only lower a diagnosis, not assert facts",
+			r->id);
 		goto fail;
 	}
 	if (!r->diagnoses && !r->nasserts) {
-		err(L, n, "rule '%s' neither diagnoses nor asserts anything",
-		    r->id);
+		rule_load_error(
+			L, n,
+			"rule '%s' neither diagnoses nor asserts anything",
+			r->id);
 		goto fail;
 	}
 	rule_vars_warn_unused(r, L->doc, L->d);
@@ -932,7 +566,8 @@ fail:
 	return NULL;
 }
 
-static struct question *parse_question(struct loader *L, const struct ynode *n)
+static struct question *parse_question(struct rule_loader *L,
+				       const struct ynode *n)
 {
 	static const char *const keys[] = { "id", "prompt", "choices",
 					    "default", "why" };
@@ -940,7 +575,7 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 	const struct ynode *v;
 
 	if (n->type != YNODE_MAP) {
-		err(L, n, "a question must be a mapping");
+		rule_load_error(L, n, "a question must be a mapping");
 		return NULL;
 	}
 	if (!check_keys(L, n, "question", keys, ARRAY_SIZE(keys)))
@@ -952,9 +587,10 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 	    !(q->id = scalar_dup(L, v, "'id'")))
 		goto fail;
 	if (!valid_id(q->id)) {
-		err(L, v,
-		    "question id '%s' may hold only letters, digits, '-', '_' and '.'",
-		    q->id);
+		rule_load_error(
+			L, v,
+			"question id '%s' may hold only letters, digits, '-', '_' and '.'",
+			q->id);
 		goto fail;
 	}
 	if (!(v = need(L, n, "prompt", "question")) ||
@@ -963,7 +599,8 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 	if (!(v = need(L, n, "choices", "question")))
 		goto fail;
 	if (v->type != YNODE_SEQ || v->n < 2) {
-		err(L, v, "'choices' must list at least two answers");
+		rule_load_error(L, v,
+				"'choices' must list at least two answers");
 		goto fail;
 	}
 	q->choices = xcalloc(v->n, sizeof(*q->choices));
@@ -983,9 +620,10 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 		if (!c->value || !c->label)
 			goto fail;
 		if (!valid_id(c->value)) {
-			err(L, ch,
-			    "choice '%s' may hold only letters, digits, '-', '_' and '.'",
-			    c->value);
+			rule_load_error(
+				L, ch,
+				"choice '%s' may hold only letters, digits, '-', '_' and '.'",
+				c->value);
 			goto fail;
 		}
 	}
@@ -997,8 +635,9 @@ static struct question *parse_question(struct loader *L, const struct ynode *n)
 		for (size_t i = 0; i < q->nchoices; i++)
 			found |= !strcmp(q->choices[i].value, q->def);
 		if (!found) {
-			err(L, v, "default '%s' is not one of the choices",
-			    q->def);
+			rule_load_error(
+				L, v, "default '%s' is not one of the choices",
+				q->def);
 			goto fail;
 		}
 	}
@@ -1010,27 +649,30 @@ fail:
 	return NULL;
 }
 
-static int language(struct loader *L, const struct ynode *root)
+static int language(struct rule_loader *L, const struct ynode *root)
 {
 	const struct ynode *v = ynode_get(root, "language");
 	double version;
 
 	if (!v) {
-		err(L, root,
-		    "rule file does not say which rule language it needs; add 'language: %d'",
-		    RULE_LANGUAGE_VERSION);
+		rule_load_error(
+			L, root,
+			"rule file does not say which rule language it needs; add 'language: %d'",
+			RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
 	if (parse_number(v, &version) || version != (int)version ||
 	    version < 1) {
-		err(L, v, "'language' must be a whole number such as %d",
-		    RULE_LANGUAGE_VERSION);
+		rule_load_error(L, v,
+				"'language' must be a whole number such as %d",
+				RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
 	if (version > RULE_LANGUAGE_VERSION) {
-		err(L, v,
-		    "file needs rule language %d, but this rdmadoctor understands %d; upgrade rdmadoctor",
-		    (int)version, RULE_LANGUAGE_VERSION);
+		rule_load_error(
+			L, v,
+			"file needs rule language %d, but this rdmadoctor understands %d; upgrade rdmadoctor",
+			(int)version, RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
 	return 0;
@@ -1040,15 +682,16 @@ static int load_doc(struct rule_set *rs, struct ydoc *doc, int origin_level,
 		    struct diag *d)
 {
 	static const char *const keys[] = { "language", "questions", "rules" };
-	struct loader L = { doc, d, rs, origin_level, false };
+	struct rule_loader L = { doc, d, rs, origin_level, false };
 	const struct ynode *root, *v;
 
 	if (!doc)
 		return -EINVAL;
 	root = ydoc_root(L.doc);
 	if (!root || root->type != YNODE_MAP) {
-		err(&L, root,
-		    "a rule file is a mapping with 'language' and 'rules'");
+		rule_load_error(
+			&L, root,
+			"a rule file is a mapping with 'language' and 'rules'");
 		goto out;
 	}
 	if (!check_keys(&L, root, "rule file", keys, ARRAY_SIZE(keys)) ||
@@ -1056,7 +699,7 @@ static int load_doc(struct rule_set *rs, struct ydoc *doc, int origin_level,
 		goto out;
 	if ((v = ynode_get(root, "questions"))) {
 		if (v->type != YNODE_SEQ) {
-			err(&L, v, "'questions' must be a list");
+			rule_load_error(&L, v, "'questions' must be a list");
 			goto out;
 		}
 		for (size_t i = 0; i < v->n; i++) {
@@ -1068,7 +711,7 @@ static int load_doc(struct rule_set *rs, struct ydoc *doc, int origin_level,
 	}
 	if ((v = ynode_get(root, "rules"))) {
 		if (v->type != YNODE_SEQ) {
-			err(&L, v, "'rules' must be a list");
+			rule_load_error(&L, v, "'rules' must be a list");
 			goto out;
 		}
 		for (size_t i = 0; i < v->n; i++) {

@@ -1,6 +1,7 @@
 /* libyaml events -> struct ynode trees, with bounded depth and size. */
 #include "engine/ydoc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -387,4 +388,54 @@ const char *ynode_type_to_str(const struct ynode *n)
 					     "a mapping" };
 
 	return n ? names[n->type] : "nothing";
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static int cmp_files(const void *a, const void *b)
+{
+	return strcmp(((const struct ydoc_file *)a)->path,
+		      ((const struct ydoc_file *)b)->path);
+}
+
+int ydoc_dir(const char *dir, const char *prefix, const char *skip,
+	     struct ydoc_file **out)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!dp)
+		return -errno;
+	while ((de = readdir(dp))) {
+		struct ydoc_file *f;
+
+		if (de->d_name[0] == '.' || !ends_with(de->d_name, ".yaml") ||
+		    (skip && ends_with(de->d_name, skip)))
+			continue;
+		xgrow(out, &cap, n + 1, sizeof(**out));
+		f = &(*out)[n++];
+		f->path = xasprintf("%s/%s", dir, de->d_name);
+		f->name = prefix ? xasprintf("%s/%s", prefix, de->d_name) :
+				   xstrdup(f->path);
+	}
+	closedir(dp);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_files);
+	return (int)n;
+}
+
+void ydoc_files_free(struct ydoc_file *files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(files[i].path);
+		free(files[i].name);
+	}
+	free(files);
 }

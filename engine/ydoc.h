@@ -38,6 +38,20 @@ void ydoc_free(struct ydoc *doc);
 const struct ynode *ydoc_root(const struct ydoc *doc);
 const char *ydoc_name(const struct ydoc *doc);
 
+/* A YAML file of a directory: its path, and the name it goes by. */
+struct ydoc_file {
+	char *path;
+	char *name;
+};
+
+/* Lists the .yaml files of dir, sorted; hidden files and names ending in
+ * skip (when not NULL) are left out.  Each is named prefix/file (or by
+ * its path when prefix is NULL).  Returns the count, or -errno when the
+ * directory cannot be read.  Free with ydoc_files_free(). */
+int ydoc_dir(const char *dir, const char *prefix, const char *skip,
+	     struct ydoc_file **out);
+void ydoc_files_free(struct ydoc_file *files, int n);
+
 /* Reports a problem at node n (or at the file when n is NULL), with the
  * source line as the snippet. */
 void ydoc_report(const struct ydoc *doc, struct diag *d, enum diag_level lvl,

@@ -88,7 +88,8 @@ static const char *type_name(const struct vocab_field *f)
 
 	if (f->type != VALUE_VERSION)
 		return value_type_to_str(f->type);
-	snprintf(buf, sizeof(buf), "version (%s)", version_kind_to_str(f->vkind));
+	snprintf(buf, sizeof(buf), "version (%s)",
+		 version_kind_to_str(f->vkind));
 	return buf;
 }
 
@@ -120,7 +121,8 @@ static int reference(void)
 		printf("| `%s` | %s |\n", layers[i].name, layers[i].doc);
 	printf("\n### Severities\n\n");
 	for (int i = SEVERITY_COUNT - 1; i >= 0; i--)
-		printf("- `%s` (weight %.1f)\n", severity_to_str((enum severity)i),
+		printf("- `%s` (weight %.1f)\n",
+		       severity_to_str((enum severity)i),
 		       severity_weight((enum severity)i));
 	printf("\n### Fact kinds\n");
 	for (size_t i = 0; i < vocab_kind_count(); i++) {

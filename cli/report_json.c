@@ -185,6 +185,34 @@ void report_print_json(FILE *out, struct json *j)
 	free(s);
 }
 
+/* Where each field came from, when it has its own line: "prov": {field:
+ * {source, line, text}}, so that a fact file read back keeps the
+ * evidence. */
+static void add_field_prov(const struct fact_base *fb, const struct fact *f,
+			   struct json *o)
+{
+	struct json *prov = NULL;
+
+	for (uint32_t i = 0; i < f->nfields; i++) {
+		const struct prov *p = &f->fields[i].prov;
+		struct json *pj;
+
+		if (!p->src || (!p->line && !p->text))
+			continue;
+		if (!prov)
+			prov = json_new_object();
+		pj = json_new_object();
+		json_set(pj, "source",
+			 json_new_string(fact_base_source_name(fb, p->src)));
+		json_set(pj, "line", json_new_int(p->line));
+		if (p->text)
+			json_set(pj, "text", json_new_string(p->text));
+		json_set(prov, sym_str(f->fields[i].name), pj);
+	}
+	if (prov)
+		json_set(o, "prov", prov);
+}
+
 struct json *report_facts_json(const struct fact_base *fb)
 {
 	struct json *root = json_new_object(), *arr = json_new_array();
@@ -202,6 +230,9 @@ struct json *report_facts_json(const struct fact_base *fb)
 			 json_new_string(
 				 fact_base_source_name(fb, f->prov.src)));
 		json_set(o, "line", json_new_int(f->prov.line));
+		if (f->prov.text)
+			json_set(o, "text", json_new_string(f->prov.text));
+		add_field_prov(fb, f, o);
 		json_push(arr, o);
 	}
 	json_set(root, "facts", arr);

@@ -41,7 +41,8 @@ const struct format *format_detect(const char *text, size_t len, int *score);
 	X(perftest, "perftest output (ib_write_bw, ib_read_lat, ...)",       \
 	  "perftest")                                                        \
 	X(kconfig, "kernel configuration (/boot/config-*, /proc/config.gz)", \
-	  "kconfig")
+	  "kconfig")                                                         \
+	X(facts, "a fact file, as 'facts --json' prints", "")
 
 #define X(name, what, kinds)                                           \
 	int parse_##name(struct emit *e, const char *text, size_t len, \

@@ -83,6 +83,17 @@ expect healthy 0 "No diagnosis" -- "$BIN" check --root tests/fixtures/healthy-cx
 expect kind-override 1 "bw-below-line-rate" -- \
 	"$BIN" analyze $EX perftest=examples/cx5-fw-mismatch/ib_write_bw.txt
 
+# --- a fact file written by 'facts --json' gives the same diagnoses, with
+# the same evidence lines, as the bundle it came from
+"$BIN" facts --json $EX examples/cx5-fw-mismatch/ib_write_bw.txt > "$T/facts.json"
+"$BIN" analyze $EX examples/cx5-fw-mismatch/ib_write_bw.txt |
+	sed -n '/^Diagnoses/,/could not be checked/p' > "$T/d1"
+"$BIN" analyze "$T/facts.json" | sed -n '/^Diagnoses/,/could not be checked/p' > "$T/d2"
+if [ -s "$T/d1" ] && diff -u "$T/d1" "$T/d2" > "$T/d.diff"; then ok; else
+	bad "facts round trip changes the diagnoses:"
+	head -20 "$T/d.diff" | sed 's/^/    /'
+fi
+
 # --- colour: only on a terminal, never with NO_COLOR or --no-color
 esc=$(printf '\033')
 if command -v script >/dev/null 2>&1; then

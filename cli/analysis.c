@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "cli/layers.h"
+#include "collectors/archive.h"
 #include "collectors/collect.h"
 #include "collectors/formats.h"
+#include "collectors/logscan.h"
 #include "collectors/source.h"
 #include "engine/kb.h"
 #include "engine/strbuf.h"
@@ -169,11 +171,35 @@ static int add_answers(struct analysis *a, const struct analysis_opts *o,
 	return 0;
 }
 
+/* The bundle a path names: a directory or a tar archive.  NULL (with *err
+ * 0) for a loose file; NULL with *err set after reporting a bundle that
+ * cannot be read. */
+static struct source *open_bundle(const char *path, bool kind_given,
+				  const struct source_opts *so, struct diag *d,
+				  int *err)
+{
+	struct source *s = NULL;
+	bool notar = false;
+
+	*err = 0;
+	if (kind_given)
+		return NULL;
+	if (is_dir(path))
+		s = source_dir_new(path, false, so, d);
+	else if (archive_looks_like(path))
+		s = source_archive_new(path, &notar, so, d);
+	else
+		return NULL;
+	if (!s && !notar)
+		*err = -EINVAL;
+	return s;
+}
+
 /* Collects from --root, the live host, or the analyze paths. */
 static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		       struct diag *d)
 {
-	struct source_opts so = { o->timeout_ms, 0 };
+	struct source_opts so = { o->timeout_ms, 0, 0 };
 	struct collect_run *run;
 	struct strbuf where = STRBUF_INIT;
 	bool files = false;
@@ -200,16 +226,14 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		struct source *s;
 
 		sb_printf(&where, "%s%s", where.len ? " " : "", o->paths[i]);
-		if (file || !is_dir(o->paths[i])) {
+		s = open_bundle(o->paths[i], file != NULL, &so, d, &err);
+		if (err)
+			break;
+		if (!s) {
 			err = collect_file(run, file ? file : o->paths[i],
 					   file ? kind : NULL);
 			files = true;
 			continue;
-		}
-		s = source_dir_new(o->paths[i], false, &so, d);
-		if (!s) {
-			err = -EINVAL;
-			break;
 		}
 		collect_source(run, s);
 		if (!a->source_kind || !strcmp(a->source_kind, "files"))
@@ -368,6 +392,7 @@ void analysis_free(struct analysis *a)
 {
 	if (!a)
 		return;
+	logscan_release();
 	free_derived(a);
 	engine_free(a->engine);
 	fact_base_free(a->fb);

@@ -2,12 +2,47 @@
 #ifndef RD_ARCHIVE_H
 #define RD_ARCHIVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Decompresses gzip, xz or bzip2 data held in memory (e.g.
  * /proc/config.gz), keeping at most max bytes.  Returns 0 with an owned,
  * NUL-terminated *out, or a negative errno with a message in err. */
 int archive_decompress(const char *data, size_t len, size_t max, char **out,
 		       size_t *outlen, char *err, size_t errsize);
+
+enum archive_member_type {
+	ARCHIVE_FILE,
+	ARCHIVE_DIR,
+	ARCHIVE_SYMLINK,
+	ARCHIVE_HARDLINK,
+	ARCHIVE_OTHER, /* devices, fifos: indexed, never read */
+};
+
+struct archive_member {
+	const char *path; /* as stored in the archive */
+	enum archive_member_type type;
+	const char *link; /* target of a symlink or hard link */
+	int64_t size; /* size the archive declares */
+};
+
+/* Called for each member with its content (files only; NULL otherwise).
+ * data is borrowed; truncated says more than member_max bytes existed.
+ * A non-zero return stops the walk and is returned. */
+typedef int (*archive_member_fn)(void *ctx, const struct archive_member *m,
+				 const char *data, size_t len, bool truncated);
+
+/* Walks a tar archive (compressed with gzip, xz, bzip2 or not at all) in
+ * one streaming pass, nothing extracted to disk.  Each member keeps at
+ * most member_max bytes; more than total_max bytes of content in all is
+ * refused (-E2BIG), which stops decompression bombs.  Returns 0, the
+ * callback's value, or a negative errno with a message in err (a truncated
+ * or corrupt archive gives -EIO after the members read so far). */
+int archive_walk(const char *path, size_t member_max, uint64_t total_max,
+		 archive_member_fn fn, void *ctx, char *err, size_t errsize);
+
+/* Whether the file starts like a tar archive or compressed data. */
+bool archive_looks_like(const char *path);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collectors/archive.h"
 #include "collectors/collector.h"
 #include "collectors/formats.h"
 #include "engine/symbol.h"
@@ -231,6 +232,35 @@ static int read_loose(struct collect_run *run, const char *path,
 	return 0;
 }
 
+/* A gzip, xz or bzip2 file (a rotated log, a pasted config.gz) is read
+ * through its decompression. */
+static int decompress_loose(struct collect_run *run, const char *path,
+			    struct fetch *f)
+{
+	const unsigned char *p = (const unsigned char *)f->data;
+	char err[160], *plain;
+	size_t len;
+
+	if (!(f->len >= 2 && p[0] == 0x1f && p[1] == 0x8b) &&
+	    !(f->len >= 6 && !memcmp(p,
+				     "\xfd"
+				     "7zXZ\0",
+				     6)) &&
+	    !(f->len >= 3 && !memcmp(p, "BZh", 3)))
+		return 0;
+	if (archive_decompress(f->data, f->len, LOOSE_FILE_MAX, &plain, &len,
+			       err, sizeof(err))) {
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
+			"cannot decompress: %s", err);
+		fetch_release(f);
+		return -EINVAL;
+	}
+	free(f->data);
+	f->data = plain;
+	f->len = len;
+	return 0;
+}
+
 static void known_kinds(struct strbuf *sb)
 {
 	for (size_t i = 0; i < format_count(); i++)
@@ -261,7 +291,7 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		run->progress(run->arg, step);
 		free(step);
 	}
-	if (read_loose(run, path, &f))
+	if (read_loose(run, path, &f) || decompress_loose(run, path, &f))
 		return -EINVAL;
 	if (!fmt && !(fmt = format_detect(f.data, f.len, &score))) {
 		struct strbuf sb = STRBUF_INIT;

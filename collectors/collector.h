@@ -59,6 +59,8 @@ typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 	X(ibstat, "ibstat", "hca port tool_error", COL_LIVE | COL_TREE)        \
 	X(ethtool, "ethtool -i <interface>", "driver netdev",                  \
 	  COL_LIVE | COL_TREE)                                                 \
+	X(kernel_log, "the journal, /var/log/messages, kern.log or dmesg",     \
+	  "log log_event", COL_LIVE | COL_TREE)                                \
 	X(verbs, "libibverbs (device list and a smoke test)",                  \
 	  "verbs hca port", COL_LIVE)                                          \
 	X(limits, "getrlimit(RLIMIT_MEMLOCK)", "limits", COL_LIVE)

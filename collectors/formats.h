@@ -31,17 +31,19 @@ const struct format *format_find(const char *name);
  * more; *score gets the winning score. */
 const struct format *format_detect(const char *text, size_t len, int *score);
 
-#define FORMAT_LIST(X)                                                       \
-	X(ibstat, "ibstat output (CA blocks with ports)",                    \
-	  "hca port tool_error")                                             \
-	X(lsmod, "lsmod output", "module")                                   \
-	X(proc_modules, "/proc/modules", "module")                           \
-	X(modinfo, "modinfo output (one or more modules)", "driver")         \
-	X(ethtool_i, "ethtool -i output", "driver netdev")                   \
-	X(perftest, "perftest output (ib_write_bw, ib_read_lat, ...)",       \
-	  "perftest")                                                        \
-	X(kconfig, "kernel configuration (/boot/config-*, /proc/config.gz)", \
-	  "kconfig")                                                         \
+#define FORMAT_LIST(X)                                                         \
+	X(ibstat, "ibstat output (CA blocks with ports)",                      \
+	  "hca port tool_error")                                               \
+	X(lsmod, "lsmod output", "module")                                     \
+	X(proc_modules, "/proc/modules", "module")                             \
+	X(modinfo, "modinfo output (one or more modules)", "driver")           \
+	X(ethtool_i, "ethtool -i output", "driver netdev")                     \
+	X(perftest, "perftest output (ib_write_bw, ib_read_lat, ...)",         \
+	  "perftest")                                                          \
+	X(kconfig, "kernel configuration (/boot/config-*, /proc/config.gz)",   \
+	  "kconfig")                                                           \
+	X(dmesg, "kernel log: dmesg, journalctl, /var/log/messages, kern.log", \
+	  "log log_event")                                                     \
 	X(facts, "a fact file, as 'facts --json' prints", "")
 
 #define X(name, what, kinds)                                           \

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collectors/run.h"
+#include "collectors/source_tree.h"
 #include "engine/json.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
@@ -20,20 +21,6 @@
 #define SOURCE_MAX_READ (256u << 20) /* @@ largest file read whole */
 #define SOURCE_MAX_LINKS 40 /* @@ symlink hops per path */
 #define SOURCE_MAX_MANIFEST (64u << 20) /* @@ */
-
-struct manifest_cmd {
-	char *exec;
-	char *file;
-	int rc;
-};
-
-struct source {
-	enum source_kind kind;
-	char *path;
-	struct source_opts o;
-	struct manifest_cmd *manifest;
-	size_t nmanifest, capmanifest;
-};
 
 static const char *const kind_names[] = {
 #define X(id, name, doc) name,
@@ -102,7 +89,7 @@ bool source_is_live(const struct source *s)
 	return s->kind == SOURCE_LIVE;
 }
 
-static void fail(struct fetch *out, enum fetch_status st, const char *where,
+void source_fail(struct fetch *out, enum fetch_status st, const char *where,
 		 const char *detail)
 {
 	memset(out, 0, sizeof(*out));
@@ -133,8 +120,8 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 	int hops = 0, err = 0;
 
 	while (*p) {
-		char *end, *full, comp[NAME_MAX + 1];
-		struct stat st;
+		char comp[NAME_MAX + 1], *end;
+		enum node_type type;
 		size_t n;
 		bool last;
 
@@ -166,10 +153,8 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 		if (done.len)
 			sb_putc(&done, '/');
 		sb_puts(&done, comp);
-		full = join(s->path, sb_str(&done));
-		if (lstat(full, &st)) {
-			err = -errno;
-			free(full);
+		err = s->ops->lstat(s, sb_str(&done), &type);
+		if (err) {
 			/* Keep what is left, so that a dangling link still
 			 * names its target. */
 			while (*p == '/')
@@ -182,17 +167,16 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 				done.buf[--done.len] = '\0';
 			break;
 		}
-		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
+		if (type == NODE_LINK && (!last || follow_last)) {
 			char target[PATH_MAX];
-			ssize_t k = readlink(full, target, sizeof(target) - 1);
 			char *next;
 
-			free(full);
-			if (k < 0 || ++hops > SOURCE_MAX_LINKS) {
-				err = k < 0 ? -errno : -ELOOP;
+			err = s->ops->readlink(s, sb_str(&done), target,
+					       sizeof(target));
+			if (!err && ++hops > SOURCE_MAX_LINKS)
+				err = -ELOOP;
+			if (err)
 				break;
-			}
-			target[k] = '\0';
 			/* Drop the link itself; go on from its target. */
 			{
 				char *slash = memrchr(done.buf, '/', done.len);
@@ -208,7 +192,6 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 			rest = p = next;
 			continue;
 		}
-		free(full);
 	}
 	free(rest);
 	*out = sb_detach(&done);
@@ -257,17 +240,17 @@ static int read_real(const char *full, const char *where, size_t max,
 
 	if (fd < 0) {
 		err = errno;
-		fail(out,
-		     err == ENOENT || err == ENOTDIR ? FETCH_MISSING :
-						       FETCH_ERROR,
-		     where, strerror(err));
+		source_fail(out,
+			    err == ENOENT || err == ENOTDIR ? FETCH_MISSING :
+							      FETCH_ERROR,
+			    where, strerror(err));
 		return -err;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		fail(out, FETCH_ERROR, where,
-		     S_ISDIR(st.st_mode) ? "is a directory, not a file" :
-					   "is not a regular file");
+		source_fail(out, FETCH_ERROR, where,
+			    S_ISDIR(st.st_mode) ? "is a directory, not a file" :
+						  "is not a regular file");
 		return -EISDIR;
 	}
 	memset(out, 0, sizeof(*out));
@@ -275,7 +258,7 @@ static int read_real(const char *full, const char *where, size_t max,
 	err = read_fd(fd, max, out);
 	close(fd);
 	if (err) {
-		fail(out, FETCH_ERROR, where, strerror(-err));
+		source_fail(out, FETCH_ERROR, where, strerror(-err));
 		return err;
 	}
 	out->where = xstrdup(where);
@@ -308,26 +291,24 @@ static bool ends_with(const char *s, const char *suffix)
 static int tree_read(struct source *s, const char *path, size_t max,
 		     struct fetch *out)
 {
-	char *rel = NULL, *full;
+	char *rel = NULL;
 	int err = resolve(s, path, true, &rel);
 
 	if (err) {
-		fail(out,
-		     err == -ENOENT || err == -ENOTDIR ? FETCH_MISSING :
-							 FETCH_ERROR,
-		     path[0] == '/' ? path + 1 : path, strerror(-err));
+		source_fail(out,
+			    err == -ENOENT || err == -ENOTDIR ? FETCH_MISSING :
+								FETCH_ERROR,
+			    path[0] == '/' ? path + 1 : path, strerror(-err));
 		free(rel);
 		return err;
 	}
-	full = join(s->path, rel);
-	err = read_real(full, rel, max_of(s, max), out);
+	err = s->ops->read(s, rel, rel, max_of(s, max), out);
 	if (!err && ends_with(rel, ".tailed")) {
 		out->status = FETCH_TRUNCATED;
 		free(out->detail);
 		out->detail = xstrdup(
 			"sos kept only the tail of this output (.tailed)");
 	}
-	free(full);
 	free(rel);
 	return err;
 }
@@ -352,25 +333,24 @@ static int list_real(const char *dir, struct names *out)
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			names_add(out, de->d_name);
 	closedir(dp);
-	names_sort(out);
 	return 0;
 }
 
 int source_list(struct source *s, const char *dir, struct names *out)
 {
-	char *rel = NULL, *full;
+	char *rel = NULL;
 	int err;
 
-	if (s->kind == SOURCE_LIVE)
-		return list_real(dir, out);
 	memset(out, 0, sizeof(*out));
-	err = resolve(s, dir, true, &rel);
-	if (!err) {
-		full = join(s->path, rel);
-		err = list_real(full, out);
-		free(full);
+	if (s->kind == SOURCE_LIVE) {
+		err = list_real(dir, out);
+	} else {
+		err = resolve(s, dir, true, &rel);
+		if (!err)
+			err = s->ops->list(s, rel, out);
+		free(rel);
 	}
-	free(rel);
+	names_sort(out);
 	return err;
 }
 
@@ -402,19 +382,13 @@ int source_realpath(struct source *s, const char *path, char **out)
 
 bool source_exists(struct source *s, const char *path)
 {
-	char *rel = NULL, *full;
+	char *rel = NULL;
 	struct stat st;
 	bool ok;
 
 	if (s->kind == SOURCE_LIVE)
 		return !stat(path, &st);
-	if (resolve(s, path, true, &rel)) {
-		free(rel);
-		return false;
-	}
-	full = join(s->path, rel);
-	ok = !stat(full, &st);
-	free(full);
+	ok = !resolve(s, path, true, &rel);
 	free(rel);
 	return ok;
 }
@@ -431,6 +405,69 @@ bool source_lexists(struct source *s, const char *path)
 	free(rel);
 	return ok;
 }
+
+/* ---- the directory backend ---- */
+
+static int dir_lstat(const struct source *s, const char *rel,
+		     enum node_type *type)
+{
+	char *full = join(s->path, rel);
+	struct stat st;
+	int err = lstat(full, &st) ? -errno : 0;
+
+	free(full);
+	if (!err)
+		*type = S_ISREG(st.st_mode) ? NODE_FILE :
+			S_ISDIR(st.st_mode) ? NODE_DIR :
+			S_ISLNK(st.st_mode) ? NODE_LINK :
+					      NODE_OTHER;
+	return err;
+}
+
+static int dir_readlink(const struct source *s, const char *rel, char *buf,
+			size_t size)
+{
+	char *full = join(s->path, rel);
+	ssize_t k = readlink(full, buf, size - 1);
+
+	free(full);
+	if (k < 0)
+		return -errno;
+	buf[k] = '\0';
+	return 0;
+}
+
+static int dir_read(const struct source *s, const char *rel, const char *where,
+		    size_t max, struct fetch *out)
+{
+	char *full = join(s->path, rel);
+	int err = read_real(full, where, max, out);
+
+	free(full);
+	return err;
+}
+
+static int dir_list(const struct source *s, const char *rel, struct names *out)
+{
+	char *full = join(s->path, rel);
+	int err = list_real(full, out);
+
+	free(full);
+	return err;
+}
+
+static void dir_free(struct source *s)
+{
+	(void)s;
+}
+
+static const struct tree_ops dir_ops = {
+	.lstat = dir_lstat,
+	.readlink = dir_readlink,
+	.read = dir_read,
+	.list = dir_list,
+	.free = dir_free,
+};
 
 /* ---- commands ---- */
 
@@ -466,7 +503,7 @@ static int run_live(struct source *s, const struct command *cmd,
 			  max_of(s, 0), &r);
 	free(line);
 	if (err) {
-		fail(out, FETCH_ERROR, where, strerror(-err));
+		source_fail(out, FETCH_ERROR, where, strerror(-err));
 		free(where);
 		return err;
 	}
@@ -565,9 +602,10 @@ int source_command(struct source *s, const struct command *cmd,
 		}
 		free(path);
 	}
-	fail(out, FETCH_MISSING, line,
-	     s->kind == SOURCE_ROOT ? "not run: --root trees hold files only" :
-				      "not in the bundle");
+	source_fail(out, FETCH_MISSING, line,
+		    s->kind == SOURCE_ROOT ?
+			    "not run: --root trees hold files only" :
+			    "not in the bundle");
 	free(line);
 	return -ENOENT;
 }
@@ -672,19 +710,31 @@ static void load_manifest(struct source *s, struct diag *d)
 	fetch_release(&f);
 }
 
-static enum source_kind detect_kind(const struct source *s)
+static enum source_kind detect_kind(struct source *s)
 {
-	struct source probe = *s;
+	enum source_kind kind = s->kind;
 
-	probe.kind = SOURCE_ROOT;
-	if (source_exists(&probe, "sos_commands/rdmadoctor"))
-		return SOURCE_SNAPSHOT;
-	if (source_exists(&probe, "sos_commands") ||
-	    source_exists(&probe, "sos_reports"))
-		return SOURCE_SOSREPORT;
-	if (source_exists(&probe, "commands_txt_output"))
-		return SOURCE_SYSINFO;
-	return SOURCE_ROOT;
+	s->kind = SOURCE_ROOT;
+	if (source_exists(s, "sos_commands/rdmadoctor"))
+		kind = SOURCE_SNAPSHOT;
+	else if (source_exists(s, "sos_commands") ||
+		 source_exists(s, "sos_reports"))
+		kind = SOURCE_SOSREPORT;
+	else if (source_exists(s, "commands_txt_output"))
+		kind = SOURCE_SYSINFO;
+	else
+		kind = SOURCE_ROOT;
+	s->kind = kind;
+	return kind;
+}
+
+void source_tree_ready(struct source *s, bool root_only, struct diag *d)
+{
+	s->kind = SOURCE_ROOT;
+	if (!root_only)
+		detect_kind(s);
+	if (s->kind == SOURCE_SOSREPORT || s->kind == SOURCE_SNAPSHOT)
+		load_manifest(s, d);
 }
 
 struct source *source_live_new(const struct source_opts *o)
@@ -718,18 +768,25 @@ struct source *source_dir_new(const char *dir, bool root_only,
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	s->path = xstrndup(dir, n);
+	s->ops = &dir_ops;
 	if (o)
 		s->o = *o;
-	s->kind = root_only ? SOURCE_ROOT : detect_kind(s);
-	if (s->kind == SOURCE_SOSREPORT || s->kind == SOURCE_SNAPSHOT)
-		load_manifest(s, d);
+	source_tree_ready(s, root_only, d);
 	return s;
+}
+
+const char *source_detail(const struct source *s)
+{
+	return s->detail;
 }
 
 void source_free(struct source *s)
 {
 	if (!s)
 		return;
+	if (s->ops)
+		s->ops->free(s);
+	free(s->detail);
 	for (size_t i = 0; i < s->nmanifest; i++) {
 		free(s->manifest[i].exec);
 		free(s->manifest[i].file);

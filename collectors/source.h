@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collectors/catalog.h"
 #include "engine/diag.h"
@@ -66,6 +67,7 @@ struct source;
 struct source_opts {
 	unsigned timeout_ms; /* per command, live */
 	size_t max_read; /* per file or command output */
+	uint64_t max_total; /* all content of an archive */
 };
 
 /* The running host. */
@@ -75,7 +77,18 @@ struct source *source_live_new(const struct source_opts *o);
  * NULL after reporting to d when the directory cannot be read. */
 struct source *source_dir_new(const char *dir, bool root_only,
 			      const struct source_opts *o, struct diag *d);
+/* A tar archive (.tar.xz, .tar.gz, .tgz, .tar.bz2, .tar) read in place
+ * with nothing extracted to disk: members are read into memory in one
+ * pass, within the per-member and total caps of the options; a common
+ * top-level directory is dropped; links resolve inside the archive.
+ * NULL after reporting to d when it is not a readable tar archive (*notar
+ * is set when it is not a tar archive at all, e.g. one gzip'ed log). */
+struct source *source_archive_new(const char *path, bool *notar,
+				  const struct source_opts *o, struct diag *d);
 void source_free(struct source *s);
+/* What opening the source noticed (members skipped, a truncated
+ * archive), or NULL. */
+const char *source_detail(const struct source *s);
 
 enum source_kind source_kind(const struct source *s);
 const char *source_path(const struct source *s);

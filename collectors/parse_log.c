@@ -1,0 +1,436 @@
+/* Kernel logs in every form: dmesg (no timestamp, "[seconds]", -T), syslog
+ * and /var/log/messages, journalctl short and short-iso, pdsh "host: "
+ * prefixes, printk caller ids, and lines a mail client wrapped.  Lines the
+ * signature scanner finds RDMA-related become log facts; signature hits
+ * become log_event facts, aggregated per signature and device. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collectors/formats.h"
+#include "collectors/logscan.h"
+#include "engine/strbuf.h"
+#include "engine/xalloc.h"
+
+/* Bounds: one record (a line and its wrapped continuations), RDMA lines
+ * kept as log facts per file, signature hits per line, events per file. */
+#define LOG_RECORD_MAX 4096 /* @@ */
+#define LOG_FACTS_MAX 20000 /* @@ */
+#define LOG_HITS_MAX 8 /* @@ */
+#define LOG_EVENTS_MAX 10000 /* @@ */
+
+/* The prefix of one line: where its message starts, and its time. */
+struct stamp {
+	size_t msg;		/* offset of the message */
+	char time[40];
+	double ts;		/* seconds, or -1 when the time does not parse */
+	bool any;		/* the line carries a timestamp */
+};
+
+struct event {
+	size_t sig;
+	char device[64];
+	long count;
+	char first[40], last[40];
+	double first_ts, last_ts;
+	char detail[128];
+	struct line where;
+	char *text;
+};
+
+struct scan {
+	struct emit *e;
+	struct logscan *ls;
+	struct event *events;
+	size_t nevents, capevents;
+	unsigned log_facts;
+	size_t limit_hits;
+	bool stamped;		/* the file's lines carry timestamps */
+};
+
+static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May",
+				      "Jun", "Jul", "Aug", "Sep", "Oct",
+				      "Nov", "Dec" };
+
+static bool digits(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* "[  136.059123]" at p: its length, and the seconds. */
+static size_t monotonic(const char *p, size_t n, double *ts)
+{
+	size_t i = 1;
+	char *end;
+
+	if (n < 3 || p[0] != '[')
+		return 0;
+	while (i < n && p[i] == ' ')
+		i++;
+	if (i >= n || !isdigit((unsigned char)p[i]))
+		return 0;
+	*ts = strtod(p + i, &end);
+	if ((size_t)(end - p) >= n || *end != ']')
+		return 0;
+	return (size_t)(end - p) + 1;
+}
+
+/* "[Tue Feb 14 18:48:25 2023]" */
+static size_t human(const char *p, size_t n, double *ts, char *out,
+		    size_t size)
+{
+	struct tm tm = { 0 };
+	const char *close = memchr(p, ']', n < 40 ? n : 40), *end;
+	char buf[40];
+
+	if (n < 26 || p[0] != '[' || !close || !isalpha((unsigned char)p[1]))
+		return 0;
+	memcpy(buf, p + 1, (size_t)(close - p - 1));
+	buf[close - p - 1] = '\0';
+	end = strptime(buf, "%a %b %d %H:%M:%S %Y", &tm);
+	if (!end || *end)
+		return 0;
+	snprintf(out, size, "%s", buf);
+	*ts = (double)timegm(&tm);
+	return (size_t)(close - p) + 1;
+}
+
+/* "Feb 20 23:49:53 host prog[pid]: " and "2026-08-07T09:24:35Z host prog: "
+ * (syslog, journalctl short and short-iso). */
+static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
+			    size_t size)
+{
+	struct tm tm = { 0 };
+	const char *colon, *end = NULL, *q;
+	char buf[48];
+	size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+	int fields = 0;
+
+	memcpy(buf, p, k);
+	buf[k] = '\0';
+	if (k >= 16 && digits(buf, 4) && buf[4] == '-' && buf[10] == 'T') {
+		end = strptime(buf, "%Y-%m-%dT%H:%M:%S", &tm);
+		while (end && (isdigit((unsigned char)*end) || *end == '.' ||
+			       *end == 'Z' || *end == '+' || *end == '-' ||
+			       *end == ':'))
+			end++;
+	} else if (k >= 15) {
+		for (size_t i = 0; i < 12 && !end; i++)
+			if (!strncmp(buf, months[i], 3) && buf[3] == ' ')
+				end = strptime(buf, "%b %d %H:%M:%S", &tm);
+	}
+	if (!end || *end != ' ')
+		return 0;
+	snprintf(out, size, "%.*s", (int)(end - buf), buf);
+	*ts = (double)timegm(&tm);
+	/* host, then "prog[pid]:" */
+	q = p + (end - buf);
+	for (; q < p + n && fields < 2; fields++) {
+		while (q < p + n && *q == ' ')
+			q++;
+		if (fields == 0)
+			while (q < p + n && *q != ' ')
+				q++;
+	}
+	colon = memchr(q, ':', (size_t)(p + n - q));
+	if (!colon || memchr(q, ' ', (size_t)(colon - q)))
+		return 0;
+	q = colon + 1;
+	while (q < p + n && *q == ' ')
+		q++;
+	return (size_t)(q - p);
+}
+
+/* Parses the prefix of a line; s->any tells whether there was one. */
+static void stamp(const char *p, size_t n, struct stamp *s)
+{
+	size_t at = 0, k;
+	double ts;
+
+	memset(s, 0, sizeof(*s));
+	s->ts = -1;
+	/* pdsh: "b1360: [14280.445220] ..." */
+	for (k = 0; k < n && k < 64 && (isalnum((unsigned char)p[k]) ||
+					strchr("._-", p[k]));
+	     k++)
+		;
+	if (k && k + 2 < n && p[k] == ':' && p[k + 1] == ' ' && p[k + 2] == '[')
+		at = k + 2;
+	if ((k = syslog_prefix(p + at, n - at, &s->ts, s->time, sizeof(s->time)))) {
+		at += k;
+		s->any = true;
+	}
+	if ((k = monotonic(p + at, n - at, &ts)) ||
+	    (k = human(p + at, n - at, &ts, s->time, sizeof(s->time)))) {
+		if (!s->time[0])
+			snprintf(s->time, sizeof(s->time), "%.*s", (int)k, p + at);
+		if (s->ts < 0)
+			s->ts = ts;
+		at += k;
+		s->any = true;
+		while (at < n && p[at] == ' ')
+			at++;
+		/* printk caller id: "[    T1] " */
+		if (at < n && p[at] == '[') {
+			size_t j = at + 1;
+
+			while (j < n && p[j] == ' ')
+				j++;
+			if (j < n && (p[j] == 'T' || p[j] == 'C')) {
+				size_t e = j + 1;
+
+				while (e < n && isdigit((unsigned char)p[e]))
+					e++;
+				if (e < n && e > j + 1 && p[e] == ']')
+					at = e + 1;
+			}
+		}
+	}
+	while (at < n && p[at] == ' ')
+		at++;
+	s->msg = at;
+}
+
+/* The device a message is about: the PCI address of "mlx5_core
+ * 0000:3b:00.0: ...", the RDMA device of "infiniband mlx5_0: ...", or the
+ * interface of "ib0: ...". */
+static void device(const char *m, size_t n, char *out, size_t size)
+{
+	const char *sp = memchr(m, ' ', n < 64 ? n : 64);
+	const char *tok, *end;
+	size_t len;
+
+	out[0] = '\0';
+	if (!sp)
+		return;
+	tok = sp + 1;
+	end = tok;
+	while (end < m + n && *end != ' ')
+		end++;
+	len = (size_t)(end - tok);
+	if (len && tok[len - 1] == ':')
+		len--;
+	/* a PCI address: [dddd:]bb:dd.f */
+	if (len >= 7 && len <= 12 && tok[len - 2] == '.' &&
+	    tok[len - 5] == ':') {
+		snprintf(out, size, "%.*s", (int)len, tok);
+		return;
+	}
+	if (sp - m == 10 && !memcmp(m, "infiniband", 10) && len) {
+		snprintf(out, size, "%.*s", (int)len, tok);
+		return;
+	}
+	/* "ib0: ...": an interface; "mlx5_core: ..." names only a driver. */
+	if (sp > m + 1 && sp[-1] == ':' && (size_t)(sp - m) < 20 &&
+	    !memchr(m, '(', (size_t)(sp - m)) && !memchr(m, '_', (size_t)(sp - m))) {
+		snprintf(out, size, "%.*s", (int)(sp - m - 1), m);
+		if (!isalpha((unsigned char)out[0]))
+			out[0] = '\0';
+	}
+}
+
+static struct event *event_for(struct scan *sc, size_t sig, const char *dev)
+{
+	for (size_t i = 0; i < sc->nevents; i++)
+		if (sc->events[i].sig == sig && !strcmp(sc->events[i].device, dev))
+			return &sc->events[i];
+	if (sc->nevents >= LOG_EVENTS_MAX)
+		return NULL;
+	xgrow(&sc->events, &sc->capevents, sc->nevents + 1, sizeof(*sc->events));
+	memset(&sc->events[sc->nevents], 0, sizeof(*sc->events));
+	sc->events[sc->nevents].sig = sig;
+	snprintf(sc->events[sc->nevents].device,
+		 sizeof(sc->events[sc->nevents].device), "%s", dev);
+	sc->events[sc->nevents].first_ts = -1;
+	return &sc->events[sc->nevents++];
+}
+
+static void count_hit(struct scan *sc, const struct logscan_hit *h,
+		      const char *msg, size_t len, const char *dev,
+		      const struct stamp *st, const struct line *where)
+{
+	struct event *ev = event_for(sc, h->sig, dev);
+
+	if (!ev)
+		return;
+	if (!ev->count++) {
+		snprintf(ev->first, sizeof(ev->first), "%s", st->time);
+		ev->first_ts = st->ts;
+		ev->where = *where;
+		ev->text = xstrndup(msg, len);
+		if (h->m.ngroups > 1 && h->m.start[1] >= 0)
+			snprintf(ev->detail, sizeof(ev->detail), "%.*s",
+				 (int)(h->m.end[1] - h->m.start[1]),
+				 msg + h->m.start[1]);
+	}
+	snprintf(ev->last, sizeof(ev->last), "%s", st->time);
+	ev->last_ts = st->ts;
+}
+
+/* One record: a line plus the continuations a mail client split off. */
+static void record(struct scan *sc, const char *rec, size_t len,
+		   const struct line *first)
+{
+	struct logscan_hit hits[LOG_HITS_MAX];
+	struct stamp st;
+	const char *msg;
+	char dev[64];
+	size_t mlen, n;
+	struct line where = *first;
+
+	stamp(rec, len, &st);
+	msg = rec + st.msg;
+	mlen = len - st.msg;
+	device(msg, mlen, dev, sizeof(dev));
+	n = logscan_match(sc->ls, msg, mlen, hits, LOG_HITS_MAX, &sc->limit_hits);
+	where.p = rec;
+	where.len = len;
+	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)
+		count_hit(sc, &hits[i], msg, mlen, dev, &st, &where);
+	if (sc->log_facts < LOG_FACTS_MAX) {
+		struct fact *f = emit_begin(sc->e, "log", &where);
+
+		emit_str(sc->e, f, "text", msg, mlen, &where);
+		if (st.time[0])
+			emit_str(sc->e, f, "time", st.time, strlen(st.time),
+				 &where);
+		if (dev[0])
+			emit_str(sc->e, f, "device", dev, strlen(dev), &where);
+		emit_end(sc->e, f);
+		sc->log_facts++;
+	}
+}
+
+static void emit_events(struct scan *sc)
+{
+	for (size_t i = 0; i < sc->nevents; i++) {
+		struct event *ev = &sc->events[i];
+		struct fact *f = emit_begin(sc->e, "log_event", &ev->where);
+		const char *id = logscan_id(sc->ls, ev->sig);
+		const char *layer = logscan_layer(sc->ls, ev->sig);
+
+		emit_str(sc->e, f, "signature", id, strlen(id), &ev->where);
+		emit_str(sc->e, f, "layer", layer, strlen(layer), NULL);
+		if (ev->device[0])
+			emit_str(sc->e, f, "device", ev->device,
+				 strlen(ev->device), &ev->where);
+		emit_int(sc->e, f, "count", ev->count, NULL);
+		if (ev->first[0]) {
+			emit_str(sc->e, f, "first", ev->first, strlen(ev->first),
+				 NULL);
+			emit_str(sc->e, f, "last", ev->last, strlen(ev->last),
+				 NULL);
+		}
+		if (ev->first_ts >= 0 && ev->last_ts >= ev->first_ts)
+			emit_num(sc->e, f, "span_s",
+				 round((ev->last_ts - ev->first_ts) * 1000) / 1000,
+				 NULL);
+		if (ev->detail[0])
+			emit_str(sc->e, f, "detail", ev->detail,
+				 strlen(ev->detail), &ev->where);
+		emit_end(sc->e, f);
+		free(ev->text);
+	}
+	free(sc->events);
+}
+
+/* Whether the first lines mostly carry timestamps (a third suffices, since
+ * a mail client may have wrapped every other line): then an unstamped
+ * line after an RDMA line is a continuation it split off. */
+static bool stamped(const char *text, size_t len)
+{
+	struct lines it;
+	struct line ln;
+	int with = 0, lines = 0;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &ln) && lines < 50) {
+		struct stamp st;
+
+		if (!line_trim(ln).len)
+			continue;
+		stamp(ln.p, ln.len, &st);
+		with += st.any;
+		lines++;
+	}
+	return lines && with * 3 >= lines;
+}
+
+int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
+{
+	struct scan sc = { e, logscan_get(e->fb, NULL), NULL, 0, 0, 0, 0, false };
+	struct strbuf rec = STRBUF_INIT;
+	struct lines it;
+	struct line ln, first = { 0 };
+	unsigned before = e->nfacts;
+	bool open = false;
+
+	(void)arg;
+	sc.stamped = stamped(text, len);
+	lines_init(&it, text, len);
+	while (lines_next(&it, &ln)) {
+		struct stamp st;
+
+		if (open && sc.stamped && line_trim(ln).len) {
+			stamp(ln.p, ln.len, &st);
+			if (!st.any) {
+				struct line t = line_trim(ln);
+
+				if (rec.len + t.len + 1 < LOG_RECORD_MAX) {
+					sb_putc(&rec, ' ');
+					sb_add(&rec, t.p, t.len);
+				}
+				continue;
+			}
+		}
+		if (open)
+			record(&sc, rec.buf, rec.len, &first);
+		sb_reset(&rec);
+		open = logscan_relevant(sc.ls, ln.p, ln.len);
+		if (open) {
+			first = ln;
+			sb_add(&rec, ln.p, ln.len < LOG_RECORD_MAX ? ln.len :
+								   LOG_RECORD_MAX);
+		}
+	}
+	if (open)
+		record(&sc, rec.buf, rec.len, &first);
+	sb_release(&rec);
+	emit_events(&sc);
+	return (int)(e->nfacts - before);
+}
+
+int detect_dmesg(const char *text, size_t len)
+{
+	struct lines it;
+	struct line ln;
+	int stamped_lines = 0, kernelish = 0, lines = 0;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &ln) && lines < 200) {
+		struct stamp st;
+
+		if (!line_trim(ln).len)
+			continue;
+		lines++;
+		stamp(ln.p, ln.len, &st);
+		stamped_lines += st.any;
+		kernelish += line_contains(&ln, "mlx5_core") ||
+			     line_contains(&ln, "mlx4_core") ||
+			     line_contains(&ln, "kernel:") ||
+			     line_contains(&ln, "infiniband") ||
+			     line_contains(&ln, "Port module event") ||
+			     line_contains(&ln, " Link ");
+	}
+	if (!lines)
+		return 0;
+	if (stamped_lines * 2 >= lines)
+		return kernelish ? 80 : 45;
+	return kernelish * 3 >= lines ? 50 : 0;
+}

@@ -37,8 +37,8 @@ struct event {
 	char first[40], last[40];
 	double first_ts, last_ts;
 	char detail[128];
-	struct line where;
-	char *text;
+	struct line where;	/* where.p points into line */
+	char *line;
 };
 
 struct scan {
@@ -63,7 +63,8 @@ static bool digits(const char *p, size_t n)
 	return true;
 }
 
-/* "[  136.059123]" at p: its length, and the seconds. */
+/* "[  136.059123]" at p: its length, and the seconds.  The fraction is
+ * required: "[4260]" is a process id in tool messages. */
 static size_t monotonic(const char *p, size_t n, double *ts)
 {
 	size_t i = 1;
@@ -76,7 +77,8 @@ static size_t monotonic(const char *p, size_t n, double *ts)
 	if (i >= n || !isdigit((unsigned char)p[i]))
 		return 0;
 	*ts = strtod(p + i, &end);
-	if ((size_t)(end - p) >= n || *end != ']')
+	if ((size_t)(end - p) >= n || *end != ']' ||
+	    !memchr(p + i, '.', (size_t)(end - p - i)))
 		return 0;
 	return (size_t)(end - p) + 1;
 }
@@ -252,8 +254,8 @@ static struct event *event_for(struct scan *sc, size_t sig, const char *dev)
 }
 
 static void count_hit(struct scan *sc, const struct logscan_hit *h,
-		      const char *msg, size_t len, const char *dev,
-		      const struct stamp *st, const struct line *where)
+		      const char *msg, const char *dev, const struct stamp *st,
+		      const struct line *where)
 {
 	struct event *ev = event_for(sc, h->sig, dev);
 
@@ -262,8 +264,9 @@ static void count_hit(struct scan *sc, const struct logscan_hit *h,
 	if (!ev->count++) {
 		snprintf(ev->first, sizeof(ev->first), "%s", st->time);
 		ev->first_ts = st->ts;
+		ev->line = xstrndup(where->p, where->len);
 		ev->where = *where;
-		ev->text = xstrndup(msg, len);
+		ev->where.p = ev->line;
 		if (h->m.ngroups > 1 && h->m.start[1] >= 0)
 			snprintf(ev->detail, sizeof(ev->detail), "%.*s",
 				 (int)(h->m.end[1] - h->m.start[1]),
@@ -292,7 +295,7 @@ static void record(struct scan *sc, const char *rec, size_t len,
 	where.p = rec;
 	where.len = len;
 	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)
-		count_hit(sc, &hits[i], msg, mlen, dev, &st, &where);
+		count_hit(sc, &hits[i], msg, dev, &st, &where);
 	if (sc->log_facts < LOG_FACTS_MAX) {
 		struct fact *f = emit_begin(sc->e, "log", &where);
 
@@ -335,7 +338,7 @@ static void emit_events(struct scan *sc)
 			emit_str(sc->e, f, "detail", ev->detail,
 				 strlen(ev->detail), &ev->where);
 		emit_end(sc->e, f);
-		free(ev->text);
+		free(ev->line);
 	}
 	free(sc->events);
 }
@@ -406,31 +409,61 @@ int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
+/* How much a message looks like a kernel driver's: 2 for "<driver>
+ * <device>: " (dev_printk, ibdev_printk) or syslog's "kernel:", 1 for a
+ * bare "<module>: " (pr_fmt, easily confused with "key: value" output),
+ * else 0. */
+static int kernel_message(const struct line *ln, const struct stamp *st)
+{
+	const char *m = ln->p + st->msg, *end = ln->p + ln->len, *p = m, *sp;
+	bool underscore = false;
+
+	if (line_contains(ln, " kernel: "))
+		return 2;
+	while (p < end && (islower((unsigned char)*p) ||
+			   isdigit((unsigned char)*p) || *p == '_'))
+		underscore |= *p++ == '_';
+	if (p == m || p + 1 >= end)
+		return 0;
+	if (!underscore && !(p - m == 10 && !memcmp(m, "infiniband", 10)))
+		return 0;
+	if (p[0] == ':' && p[1] == ' ')
+		return 1;
+	/* "<driver> <device>: " or "<driver> <device> <interface>: " */
+	for (int tokens = 0; tokens < 2 && p < end && *p == ' '; tokens++) {
+		sp = memchr(p + 1, ' ', (size_t)(end - p - 1));
+		if (!sp || sp - p < 3)
+			return 0;
+		if (sp[-1] == ':')
+			return 2;
+		p = sp;
+	}
+	return 0;
+}
+
 int detect_dmesg(const char *text, size_t len)
 {
 	struct lines it;
 	struct line ln;
-	int stamped_lines = 0, kernelish = 0, lines = 0;
+	int stamped_lines = 0, kernel = 0, strong = 0, lines = 0;
 
 	lines_init(&it, text, len);
 	while (lines_next(&it, &ln) && lines < 200) {
 		struct stamp st;
+		int k;
 
-		if (!line_trim(ln).len)
+		if (!line_trim(ln).len || line_starts(&ln, "#"))
 			continue;
 		lines++;
 		stamp(ln.p, ln.len, &st);
 		stamped_lines += st.any;
-		kernelish += line_contains(&ln, "mlx5_core") ||
-			     line_contains(&ln, "mlx4_core") ||
-			     line_contains(&ln, "kernel:") ||
-			     line_contains(&ln, "infiniband") ||
-			     line_contains(&ln, "Port module event") ||
-			     line_contains(&ln, " Link ");
+		k = kernel_message(&ln, &st);
+		kernel += k;
+		strong += k == 2;
 	}
 	if (!lines)
 		return 0;
 	if (stamped_lines * 2 >= lines)
-		return kernelish ? 80 : 45;
-	return kernelish * 3 >= lines ? 50 : 0;
+		return kernel ? 80 : 45;
+	return strong && kernel >= lines ? 60 : 0;
 }

@@ -24,8 +24,8 @@ static int parse(struct col_ctx *c, struct fetch *f)
 		char err[160], *plain;
 		size_t len;
 
-		if (archive_decompress(f->data, f->len, 256u << 20, &plain, &len,
-				       err, sizeof(err)))
+		if (archive_decompress(f->data, f->len, 256u << 20, &plain,
+				       &len, err, sizeof(err)))
 			return -1;
 		free(f->data);
 		f->data = plain;
@@ -127,5 +127,6 @@ void col_kernel_log(struct col_ctx *c, struct col_status *st)
 		dmesg(c, st);
 	}
 	if (!st->seen)
-		col_status(st, FETCH_MISSING, "no kernel log (dmesg, journal or /var/log)");
+		col_status(st, FETCH_MISSING,
+			   "no kernel log (dmesg, journal or /var/log)");
 }

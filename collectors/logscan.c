@@ -13,12 +13,12 @@ struct signature {
 	char *id;
 	char *layer;
 	struct regex *re;
-	uint32_t seen;		/* generation of the last line it was queued */
+	uint32_t seen; /* generation of the last line it was queued */
 };
 
 struct literal {
-	int sig;		/* signature index, or -1 for a log source */
-	int next;		/* next literal with the same text, or -1 */
+	int sig; /* signature index, or -1 for a log source */
+	int next; /* next literal with the same text, or -1 */
 };
 
 struct logscan {
@@ -26,12 +26,12 @@ struct logscan {
 	size_t nsigs;
 	struct literal *lits;
 	size_t nlits;
-	int32_t *next;		/* nstates x 256 transitions */
-	int32_t *term;		/* first literal ending here, or -1 */
-	int32_t *dict;		/* nearest state on the fail chain with a term */
+	int32_t *next; /* nstates x 256 transitions */
+	int32_t *term; /* first literal ending here, or -1 */
+	int32_t *dict; /* nearest state on the fail chain with a term */
 	size_t nstates;
 	uint32_t gen;
-	size_t *queue;		/* signatures to confirm on this line */
+	size_t *queue; /* signatures to confirm on this line */
 };
 
 static struct logscan *cached;
@@ -163,8 +163,8 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	const struct value *lits = fact_get(f, sym_intern_cstr("literals"));
 	char msg[256];
 	size_t off = 0;
-	struct regex *re = regex_compile(text_of(f, "pattern"), 0, msg,
-					 sizeof(msg), &off);
+	struct regex *re =
+		regex_compile(text_of(f, "pattern"), 0, msg, sizeof(msg), &off);
 	struct signature *sig;
 
 	if (!re) {
@@ -180,8 +180,8 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	sig->layer = xstrdup(text_of(f, "layer"));
 	sig->re = re;
 	sig->seen = 0;
-	for (size_t i = 0; lits && lits->type == VALUE_LIST && i < lits->list->n;
-	     i++) {
+	for (size_t i = 0;
+	     lits && lits->type == VALUE_LIST && i < lits->list->n; i++) {
 		const char *t = value_text(&lits->list->items[i]);
 
 		if (t)

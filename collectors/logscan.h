@@ -26,7 +26,7 @@ void logscan_release(void);
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len);
 
 struct logscan_hit {
-	size_t sig;		/* signature index */
+	size_t sig; /* signature index */
 	struct regex_match m;
 };
 

@@ -24,10 +24,10 @@
 
 /* The prefix of one line: where its message starts, and its time. */
 struct stamp {
-	size_t msg;		/* offset of the message */
+	size_t msg; /* offset of the message */
 	char time[40];
-	double ts;		/* seconds, or -1 when the time does not parse */
-	bool any;		/* the line carries a timestamp */
+	double ts; /* seconds, or -1 when the time does not parse */
+	bool any; /* the line carries a timestamp */
 };
 
 struct event {
@@ -37,7 +37,7 @@ struct event {
 	char first[40], last[40];
 	double first_ts, last_ts;
 	char detail[128];
-	struct line where;	/* where.p points into line */
+	struct line where; /* where.p points into line */
 	char *line;
 };
 
@@ -48,12 +48,11 @@ struct scan {
 	size_t nevents, capevents;
 	unsigned log_facts;
 	size_t limit_hits;
-	bool stamped;		/* the file's lines carry timestamps */
+	bool stamped; /* the file's lines carry timestamps */
 };
 
-static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May",
-				      "Jun", "Jul", "Aug", "Sep", "Oct",
-				      "Nov", "Dec" };
+static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
 
 static bool digits(const char *p, size_t n)
 {
@@ -84,8 +83,7 @@ static size_t monotonic(const char *p, size_t n, double *ts)
 }
 
 /* "[Tue Feb 14 18:48:25 2023]" */
-static size_t human(const char *p, size_t n, double *ts, char *out,
-		    size_t size)
+static size_t human(const char *p, size_t n, double *ts, char *out, size_t size)
 {
 	struct tm tm = { 0 };
 	const char *close = memchr(p, ']', n < 40 ? n : 40), *end;
@@ -158,20 +156,22 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 	memset(s, 0, sizeof(*s));
 	s->ts = -1;
 	/* pdsh: "b1360: [14280.445220] ..." */
-	for (k = 0; k < n && k < 64 && (isalnum((unsigned char)p[k]) ||
-					strchr("._-", p[k]));
+	for (k = 0; k < n && k < 64 &&
+		    (isalnum((unsigned char)p[k]) || strchr("._-", p[k]));
 	     k++)
 		;
 	if (k && k + 2 < n && p[k] == ':' && p[k + 1] == ' ' && p[k + 2] == '[')
 		at = k + 2;
-	if ((k = syslog_prefix(p + at, n - at, &s->ts, s->time, sizeof(s->time)))) {
+	if ((k = syslog_prefix(p + at, n - at, &s->ts, s->time,
+			       sizeof(s->time)))) {
 		at += k;
 		s->any = true;
 	}
 	if ((k = monotonic(p + at, n - at, &ts)) ||
 	    (k = human(p + at, n - at, &ts, s->time, sizeof(s->time)))) {
 		if (!s->time[0])
-			snprintf(s->time, sizeof(s->time), "%.*s", (int)k, p + at);
+			snprintf(s->time, sizeof(s->time), "%.*s", (int)k,
+				 p + at);
 		if (s->ts < 0)
 			s->ts = ts;
 		at += k;
@@ -230,7 +230,8 @@ static void device(const char *m, size_t n, char *out, size_t size)
 	}
 	/* "ib0: ...": an interface; "mlx5_core: ..." names only a driver. */
 	if (sp > m + 1 && sp[-1] == ':' && (size_t)(sp - m) < 20 &&
-	    !memchr(m, '(', (size_t)(sp - m)) && !memchr(m, '_', (size_t)(sp - m))) {
+	    !memchr(m, '(', (size_t)(sp - m)) &&
+	    !memchr(m, '_', (size_t)(sp - m))) {
 		snprintf(out, size, "%.*s", (int)(sp - m - 1), m);
 		if (!isalpha((unsigned char)out[0]))
 			out[0] = '\0';
@@ -240,11 +241,13 @@ static void device(const char *m, size_t n, char *out, size_t size)
 static struct event *event_for(struct scan *sc, size_t sig, const char *dev)
 {
 	for (size_t i = 0; i < sc->nevents; i++)
-		if (sc->events[i].sig == sig && !strcmp(sc->events[i].device, dev))
+		if (sc->events[i].sig == sig &&
+		    !strcmp(sc->events[i].device, dev))
 			return &sc->events[i];
 	if (sc->nevents >= LOG_EVENTS_MAX)
 		return NULL;
-	xgrow(&sc->events, &sc->capevents, sc->nevents + 1, sizeof(*sc->events));
+	xgrow(&sc->events, &sc->capevents, sc->nevents + 1,
+	      sizeof(*sc->events));
 	memset(&sc->events[sc->nevents], 0, sizeof(*sc->events));
 	sc->events[sc->nevents].sig = sig;
 	snprintf(sc->events[sc->nevents].device,
@@ -291,7 +294,8 @@ static void record(struct scan *sc, const char *rec, size_t len,
 	msg = rec + st.msg;
 	mlen = len - st.msg;
 	device(msg, mlen, dev, sizeof(dev));
-	n = logscan_match(sc->ls, msg, mlen, hits, LOG_HITS_MAX, &sc->limit_hits);
+	n = logscan_match(sc->ls, msg, mlen, hits, LOG_HITS_MAX,
+			  &sc->limit_hits);
 	where.p = rec;
 	where.len = len;
 	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)
@@ -325,14 +329,15 @@ static void emit_events(struct scan *sc)
 				 strlen(ev->device), &ev->where);
 		emit_int(sc->e, f, "count", ev->count, NULL);
 		if (ev->first[0]) {
-			emit_str(sc->e, f, "first", ev->first, strlen(ev->first),
-				 NULL);
+			emit_str(sc->e, f, "first", ev->first,
+				 strlen(ev->first), NULL);
 			emit_str(sc->e, f, "last", ev->last, strlen(ev->last),
 				 NULL);
 		}
 		if (ev->first_ts >= 0 && ev->last_ts >= ev->first_ts)
 			emit_num(sc->e, f, "span_s",
-				 round((ev->last_ts - ev->first_ts) * 1000) / 1000,
+				 round((ev->last_ts - ev->first_ts) * 1000) /
+					 1000,
 				 NULL);
 		if (ev->detail[0])
 			emit_str(sc->e, f, "detail", ev->detail,
@@ -367,7 +372,9 @@ static bool stamped(const char *text, size_t len)
 
 int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
 {
-	struct scan sc = { e, logscan_get(e->fb, NULL), NULL, 0, 0, 0, 0, false };
+	struct scan sc = {
+		e, logscan_get(e->fb, NULL), NULL, 0, 0, 0, 0, false
+	};
 	struct strbuf rec = STRBUF_INIT;
 	struct lines it;
 	struct line ln, first = { 0 };
@@ -398,8 +405,9 @@ int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
 		open = logscan_relevant(sc.ls, ln.p, ln.len);
 		if (open) {
 			first = ln;
-			sb_add(&rec, ln.p, ln.len < LOG_RECORD_MAX ? ln.len :
-								   LOG_RECORD_MAX);
+			sb_add(&rec, ln.p,
+			       ln.len < LOG_RECORD_MAX ? ln.len :
+							 LOG_RECORD_MAX);
 		}
 	}
 	if (open)

@@ -10,30 +10,30 @@
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
-#define ARCHIVE_MEMBER_MAX (256u << 20)		/* @@ bytes kept per member */
-#define ARCHIVE_TOTAL_MAX (4ull << 30)		/* @@ bytes read in all */
-#define ARCHIVE_MAX_MEMBERS 1000000		/* @@ */
+#define ARCHIVE_MEMBER_MAX (256u << 20) /* @@ bytes kept per member */
+#define ARCHIVE_TOTAL_MAX (4ull << 30) /* @@ bytes read in all */
+#define ARCHIVE_MAX_MEMBERS 1000000 /* @@ */
 
 struct node {
-	char *path;		/* normalized, relative, no top directory */
+	char *path; /* normalized, relative, no top directory */
 	enum node_type type;
-	char *link;		/* symlink target as stored */
-	char *data;		/* file content (NUL-terminated) */
+	char *link; /* symlink target as stored */
+	char *data; /* file content (NUL-terminated) */
 	size_t len;
 	bool truncated;
-	bool shared;		/* data belongs to another node (hard link) */
-	uint32_t *children;	/* directories: node indices */
+	bool shared; /* data belongs to another node (hard link) */
+	uint32_t *children; /* directories: node indices */
 	size_t nchildren, capchildren;
 };
 
 struct index {
 	struct node *nodes;
 	size_t n, cap;
-	uint32_t *slots;	/* hash of path -> node index + 1 */
+	uint32_t *slots; /* hash of path -> node index + 1 */
 	size_t nslots;
-	size_t skipped;		/* members whose names escape the archive */
+	size_t skipped; /* members whose names escape the archive */
 	char *first_skipped;
-	char *top;		/* the common top-level directory, or NULL */
+	char *top; /* the common top-level directory, or NULL */
 };
 
 static struct index *idx(const struct source *s)
@@ -77,8 +77,7 @@ static void rehash(struct index *ix)
 }
 
 /* Adds a node (or returns the existing one of that path). */
-static struct node *add(struct index *ix, const char *path,
-			enum node_type type)
+static struct node *add(struct index *ix, const char *path, enum node_type type)
 {
 	struct node *n = lookup(ix, path);
 
@@ -143,9 +142,11 @@ static int on_member(void *ctx, const struct archive_member *m,
 		free(path);
 		return 0;
 	}
-	n = add(ix, path, m->type == ARCHIVE_DIR ? NODE_DIR :
-			  m->type == ARCHIVE_SYMLINK ? NODE_LINK :
-			  m->type == ARCHIVE_OTHER ? NODE_OTHER : NODE_FILE);
+	n = add(ix, path,
+		m->type == ARCHIVE_DIR	   ? NODE_DIR :
+		m->type == ARCHIVE_SYMLINK ? NODE_LINK :
+		m->type == ARCHIVE_OTHER   ? NODE_OTHER :
+					     NODE_FILE);
 	free(path);
 	if (m->type == ARCHIVE_FILE && !n->data) {
 		n->type = NODE_FILE;
@@ -244,7 +245,8 @@ static void finish(struct index *ix)
 	}
 	for (size_t i = 1; i < fresh.n; i++) {
 		const char *p = fresh.nodes[i].path, *slash = strrchr(p, '/');
-		char *dir = slash ? xstrndup(p, (size_t)(slash - p)) : xstrdup("");
+		char *dir =
+			slash ? xstrndup(p, (size_t)(slash - p)) : xstrdup("");
 		struct node *parent = lookup(&fresh, dir);
 		size_t cap = parent->capchildren;
 
@@ -287,8 +289,8 @@ static int arc_readlink(const struct source *s, const char *rel, char *buf,
 	return 0;
 }
 
-static int arc_read(const struct source *s, const char *rel,
-		    const char *where, size_t max, struct fetch *out)
+static int arc_read(const struct source *s, const char *rel, const char *where,
+		    size_t max, struct fetch *out)
 {
 	const struct node *n = lookup(idx(s), rel);
 	size_t len;
@@ -318,8 +320,7 @@ static int arc_read(const struct source *s, const char *rel,
 	return 0;
 }
 
-static int arc_list(const struct source *s, const char *rel,
-		    struct names *out)
+static int arc_list(const struct source *s, const char *rel, struct names *out)
 {
 	const struct index *ix = idx(s);
 	const struct node *n = lookup(ix, rel);
@@ -399,8 +400,8 @@ struct source *source_archive_new(const char *path, bool *notar,
 	}
 	if (rc == -E2BIG) {
 		diag_at(d, DIAG_ERROR, path, 0, 0, NULL,
-			"refusing the archive: %s", err[0] ? err :
-							     "too many members");
+			"refusing the archive: %s",
+			err[0] ? err : "too many members");
 		source_free(s);
 		return NULL;
 	}

@@ -39,9 +39,9 @@ struct source {
 	enum source_kind kind;
 	char *path;
 	struct source_opts o;
-	const struct tree_ops *ops;	/* NULL for the live host */
-	void *tree;			/* the backend's state */
-	char *detail;			/* what opening the source noticed */
+	const struct tree_ops *ops; /* NULL for the live host */
+	void *tree; /* the backend's state */
+	char *detail; /* what opening the source noticed */
 	struct manifest_cmd *manifest;
 	size_t nmanifest, capmanifest;
 };

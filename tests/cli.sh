@@ -83,6 +83,20 @@ expect healthy 0 "No diagnosis" -- "$BIN" check --root tests/fixtures/healthy-cx
 expect kind-override 1 "bw-below-line-rate" -- \
 	"$BIN" analyze $EX perftest=examples/cx5-fw-mismatch/ib_write_bw.txt
 
+# --- a sosreport tarball, read in place, gives the same JSON as its
+# directory (but for the path); every compression sos uses
+for bundle in $EX tests/fixtures/sos-debian-vm/sosreport-vm-fixture-2026-11-29-lpigkjd; do
+	"$BIN" analyze --json "$bundle" | grep -v '"path":' > "$T/dir.json"
+	for z in J z j; do
+		tar -C "$(dirname "$bundle")" -c${z}f "$T/bundle.tar" "$(basename "$bundle")"
+		"$BIN" analyze --json "$T/bundle.tar" | grep -v '"path":' > "$T/tar.json"
+		if diff -u "$T/dir.json" "$T/tar.json" > "$T/tar.diff"; then ok; else
+			bad "tar -$z of $(basename "$bundle") differs from the directory:"
+			head -20 "$T/tar.diff" | sed 's/^/    /'
+		fi
+	done
+done
+
 # --- a fact file written by 'facts --json' gives the same diagnoses, with
 # the same evidence lines, as the bundle it came from
 "$BIN" facts --json $EX examples/cx5-fw-mismatch/ib_write_bw.txt > "$T/facts.json"

@@ -215,6 +215,8 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 			collect_finish(run);
 			return -EINVAL;
 		}
+		if (o->record)
+			source_record(s, o->record);
 		collect_source(run, s);
 		a->source_kind = source_kind_to_str(source_kind(s));
 		sb_puts(&where, o->root ? o->root : "/");

@@ -13,6 +13,8 @@
 #include "engine/fact.h"
 #include "engine/rule.h"
 
+struct snapshot;
+
 /* Exit codes (README "Exit codes"). */
 enum exit_code {
 	EXIT_HEALTHY = 0, /* no diagnosis at warning or above */
@@ -33,6 +35,7 @@ struct analysis_opts {
 	bool no_engine; /* facts only */
 	const char **answers; /* "question=value" */
 	size_t nanswers;
+	struct snapshot *record; /* collect: record what the host source serves */
 };
 
 enum layer_status {

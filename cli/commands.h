@@ -9,5 +9,6 @@ int cmd_analyze(struct options *o);
 int cmd_facts(struct options *o);
 int cmd_rules(struct options *o);
 int cmd_explain(struct options *o);
+int cmd_collect(struct options *o);
 
 #endif

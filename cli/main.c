@@ -29,6 +29,16 @@ static const struct command_entry commands[] = {
 	  "  (kinds: ibstat lsmod proc_modules modinfo ethtool_i perftest kconfig).\n"
 	  "  Example: rdmadoctor analyze sosreport-node07/ ib_write_bw.txt\n"
 	  "           rdmadoctor analyze ibstat=paste.txt" },
+	{ "collect", cmd_collect,
+	  "collect [-o FILE] [--root DIR] [--timeout SEC]",
+	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"
+	  "  module versions, kernel config and log, the output of each tool it runs,\n"
+	  "  and the libibverbs results -- into a .tar.gz in sosreport layout, for a\n"
+	  "  support engineer to diagnose offline.  It only reads the system; every\n"
+	  "  command runs with the timeout.  FILE defaults to\n"
+	  "  rdmadoctor-<host>-<UTC time>.tar.gz in the current directory.\n"
+	  "  Example: rdmadoctor collect -o /tmp/node07.tar.gz\n"
+	  "           rdmadoctor analyze /tmp/node07.tar.gz" },
 	{ "facts", cmd_facts, "facts [--root DIR] [PATH...]",
 	  "Print the fact base the rules would see: collected facts with the file and\n"
 	  "  line they came from, and the knowledge base.  No path means this host.\n"
@@ -68,6 +78,7 @@ static void usage(FILE *out)
 		"      --answer Q=V  answer a question a rule asks (repeatable)\n"
 		"      --no-color    no colour (also when NO_COLOR is set or not a TTY)\n"
 		"  -q, --quiet       no progress lines on stderr\n"
+		"  -o, --output FILE where collect writes its snapshot\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
 		"  -V, --version     print the version\n"
 		"\n"

@@ -28,6 +28,7 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "output", required_argument, NULL, 'o' },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "answer", required_argument, NULL, OPT_ANSWER },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -51,7 +52,8 @@ int options_parse(int argc, char **argv, struct options *o)
 	o->timeout_ms = 10000;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jehVq", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jehVqo:", long_opts, NULL)) !=
+	       -1) {
 		char *end;
 		double t;
 
@@ -76,6 +78,9 @@ int options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_ROOT:
 			o->root = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
 			break;
 		case OPT_RULES:
 			push(&o->rules, &o->nrules, optarg);

@@ -14,6 +14,7 @@ struct options {
 	bool quiet; /* no progress lines */
 	bool origin; /* rules list --origin */
 	const char *root;
+	const char *output; /* collect -o */
 	const char **rules; /* --rules, in order */
 	size_t nrules;
 	const char **answers; /* --answer q=v */

@@ -19,6 +19,8 @@ void report_text(FILE *out, const struct analysis *a,
 /* The analysis as the JSON object of the contract (owned). */
 struct json *report_json(const struct analysis *a, const struct report_opts *o);
 void report_print_json(FILE *out, struct json *j);
+/* [{name, status, detail}] for the collector facts. */
+struct json *report_collectors_json(const struct fact_base *fb);
 
 /* One diagnosis in text, for the guided session's detail view. */
 void report_text_diagnosis(FILE *out, const struct analysis *a,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/report.h"
+#include "collectors/factfile.h"
 #include "engine/explain.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
@@ -12,31 +13,6 @@
 static struct json *rounded(double v)
 {
 	return json_new_double(round(v * 1000) / 1000);
-}
-
-static struct json *value_json(const struct value *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct json *j;
-
-	switch (v->type) {
-	case VALUE_INT:
-		return json_new_int(v->i);
-	case VALUE_NUMBER:
-		return json_new_double(v->n);
-	case VALUE_BOOL:
-		return json_new_bool(v->b);
-	case VALUE_LIST:
-		j = json_new_array();
-		for (size_t i = 0; i < v->list->n; i++)
-			json_push(j, value_json(&v->list->items[i]));
-		return j;
-	default:
-		value_format(v, &sb);
-		j = json_new_string(sb_str(&sb));
-		sb_release(&sb);
-		return j;
-	}
 }
 
 static struct json *explain_json(const struct explain *x)
@@ -121,12 +97,28 @@ static struct json *diagnosis_json(const struct analysis *a,
 	return o;
 }
 
+struct json *report_collectors_json(const struct fact_base *fb)
+{
+	struct json *arr = json_new_array();
+	size_t n;
+	const uint32_t *ids =
+		fact_base_of_kind(fb, sym_intern_cstr("collector"), &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *f = fact_base_get(fb, ids[i]);
+		struct json *c = json_new_object();
+
+		json_set(c, "name", json_new_string(fact_text(f, "name")));
+		json_set(c, "status", json_new_string(fact_text(f, "status")));
+		json_set(c, "detail", json_new_string(fact_text(f, "detail")));
+		json_push(arr, c);
+	}
+	return arr;
+}
+
 struct json *report_json(const struct analysis *a, const struct report_opts *o)
 {
 	struct json *root = json_new_object(), *src = json_new_object(), *arr;
-	uint32_t kind = sym_intern_cstr("collector");
-	const uint32_t *ids;
-	size_t n;
 
 	json_set(root, "version", json_new_string(RD_VERSION));
 	json_set(src, "kind", json_new_string(a->source_kind));
@@ -161,18 +153,7 @@ struct json *report_json(const struct analysis *a, const struct report_opts *o)
 		json_push(arr, s);
 	}
 	json_set(root, "skipped", arr);
-	arr = json_new_array();
-	ids = fact_base_of_kind(a->fb, kind, &n);
-	for (size_t i = 0; i < n; i++) {
-		const struct fact *f = fact_base_get(a->fb, ids[i]);
-		struct json *c = json_new_object();
-
-		json_set(c, "name", json_new_string(fact_text(f, "name")));
-		json_set(c, "status", json_new_string(fact_text(f, "status")));
-		json_set(c, "detail", json_new_string(fact_text(f, "detail")));
-		json_push(arr, c);
-	}
-	json_set(root, "collectors", arr);
+	json_set(root, "collectors", report_collectors_json(a->fb));
 	return root;
 }
 
@@ -185,56 +166,7 @@ void report_print_json(FILE *out, struct json *j)
 	free(s);
 }
 
-/* Where each field came from, when it has its own line: "prov": {field:
- * {source, line, text}}, so that a fact file read back keeps the
- * evidence. */
-static void add_field_prov(const struct fact_base *fb, const struct fact *f,
-			   struct json *o)
-{
-	struct json *prov = NULL;
-
-	for (uint32_t i = 0; i < f->nfields; i++) {
-		const struct prov *p = &f->fields[i].prov;
-		struct json *pj;
-
-		if (!p->src || (!p->line && !p->text))
-			continue;
-		if (!prov)
-			prov = json_new_object();
-		pj = json_new_object();
-		json_set(pj, "source",
-			 json_new_string(fact_base_source_name(fb, p->src)));
-		json_set(pj, "line", json_new_int(p->line));
-		if (p->text)
-			json_set(pj, "text", json_new_string(p->text));
-		json_set(prov, sym_str(f->fields[i].name), pj);
-	}
-	if (prov)
-		json_set(o, "prov", prov);
-}
-
 struct json *report_facts_json(const struct fact_base *fb)
 {
-	struct json *root = json_new_object(), *arr = json_new_array();
-
-	for (uint32_t id = 1; id <= fact_base_count(fb); id++) {
-		const struct fact *f = fact_base_get(fb, id);
-		struct json *o = json_new_object(), *fields = json_new_object();
-
-		json_set(o, "kind", json_new_string(sym_str(f->kind)));
-		for (uint32_t i = 0; i < f->nfields; i++)
-			json_set(fields, sym_str(f->fields[i].name),
-				 value_json(&f->fields[i].v));
-		json_set(o, "fields", fields);
-		json_set(o, "source",
-			 json_new_string(
-				 fact_base_source_name(fb, f->prov.src)));
-		json_set(o, "line", json_new_int(f->prov.line));
-		if (f->prov.text)
-			json_set(o, "text", json_new_string(f->prov.text));
-		add_field_prov(fb, f, o);
-		json_push(arr, o);
-	}
-	json_set(root, "facts", arr);
-	return root;
+	return factfile_json(fb, NULL);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/strbuf.h"
@@ -162,6 +163,60 @@ int archive_walk(const char *path, size_t member_max, uint64_t total_max,
 		rc = -EIO;
 	}
 	archive_read_free(a);
+	return rc;
+}
+
+int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
+		      char *err, size_t errsize)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	time_t now = time(NULL);
+	int rc = 0;
+
+	archive_write_add_filter_gzip(a);
+	archive_write_set_format_pax_restricted(a);
+	if (archive_write_open_filename(a, path) != ARCHIVE_OK) {
+		snprintf(err, errsize, "%s", archive_error_string(a));
+		rc = -EIO;
+		goto out;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		archive_entry_clear(e);
+		archive_entry_set_pathname(e, m[i].path);
+		archive_entry_set_mtime(e, now, 0);
+		switch (m[i].type) {
+		case ARCHIVE_DIR:
+			archive_entry_set_filetype(e, AE_IFDIR);
+			archive_entry_set_perm(e, 0755);
+			break;
+		case ARCHIVE_SYMLINK:
+			archive_entry_set_filetype(e, AE_IFLNK);
+			archive_entry_set_perm(e, 0777);
+			archive_entry_set_symlink(e, m[i].link);
+			break;
+		default:
+			archive_entry_set_filetype(e, AE_IFREG);
+			archive_entry_set_perm(e, 0644);
+			archive_entry_set_size(e, (la_int64_t)m[i].len);
+			break;
+		}
+		if (archive_write_header(a, e) != ARCHIVE_OK ||
+		    (m[i].type == ARCHIVE_FILE && m[i].len &&
+		     archive_write_data(a, m[i].data, m[i].len) !=
+			     (la_ssize_t)m[i].len)) {
+			snprintf(err, errsize, "%s: %s", m[i].path,
+				 archive_error_string(a));
+			rc = -EIO;
+		}
+	}
+	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
+		snprintf(err, errsize, "%s", archive_error_string(a));
+		rc = -EIO;
+	}
+out:
+	archive_entry_free(e);
+	archive_write_free(a);
 	return rc;
 }
 

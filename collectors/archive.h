@@ -42,6 +42,20 @@ typedef int (*archive_member_fn)(void *ctx, const struct archive_member *m,
 int archive_walk(const char *path, size_t member_max, uint64_t total_max,
 		 archive_member_fn fn, void *ctx, char *err, size_t errsize);
 
+/* A member to write. */
+struct archive_out {
+	const char *path;
+	enum archive_member_type type; /* FILE, DIR or SYMLINK */
+	const char *data; /* FILE */
+	size_t len;
+	const char *link; /* SYMLINK target */
+};
+
+/* Writes a gzip-compressed tar archive of the members to path.  Returns 0,
+ * or a negative errno with a message in err. */
+int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
+		      char *err, size_t errsize);
+
 /* Whether the file starts like a tar archive or compressed data. */
 bool archive_looks_like(const char *path);
 

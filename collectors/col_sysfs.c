@@ -92,17 +92,19 @@ static void os_release(struct col_ctx *c, struct fact *f)
 	fetch_release(&os);
 }
 
-/* /proc/sys/kernel/{hostname,osrelease}, for trees without uname output. */
+/* /proc/sys/kernel/{hostname,osrelease,arch}: a live host's identity,
+ * and a tree's when it has no uname output. */
 static void proc_identity(struct col_ctx *c, struct emit *e, struct fact *f,
 			  struct col_status *st)
 {
 	static const char *const files[][2] = {
 		{ "/proc/sys/kernel/hostname", "hostname" },
 		{ "/proc/sys/kernel/osrelease", "kernel" },
+		{ "/proc/sys/kernel/arch", "arch" },
 	};
 	char buf[128];
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		if (fact_get(f, sym_intern_cstr(files[i][1])) ||
 		    !col_attr(c, files[i][0], buf, sizeof(buf)) || !buf[0])
 			continue;
@@ -123,7 +125,9 @@ void col_host(struct col_ctx *c, struct col_status *st)
 	if (source_is_live(c->src)) {
 		struct utsname u;
 
-		if (!uname(&u)) {
+		/* Read from /proc, so that a snapshot records them. */
+		proc_identity(c, &e, f, st);
+		if (!c->release[0] && !uname(&u)) {
 			emit_str(&e, f, "hostname", u.nodename,
 				 strlen(u.nodename), NULL);
 			emit_str(&e, f, "kernel", u.release, strlen(u.release),

@@ -12,7 +12,10 @@
 
 #include "collectors/archive.h"
 #include "collectors/collector.h"
+#include "collectors/factfile.h"
 #include "collectors/formats.h"
+#include "collectors/snapshot.h"
+#include "engine/json.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
@@ -173,17 +176,90 @@ bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size)
 	return true;
 }
 
+/* Facts a live-only collector found, kept in a snapshot as a fact file
+ * (sos_commands/rdmadoctor/facts_<name>.json) so that analysing the
+ * snapshot sees them too. */
+#define FACTS_FILE_FMT "facts_%s.json"
+#define FACTS_FILE_DIR "/sos_commands/rdmadoctor/"
+
+static void parse_fact_text(struct col_ctx *c, const char *where,
+			    const char *text, size_t len)
+{
+	struct fetch f = {
+		FETCH_OK, (char *)text, len, (char *)where, NULL, -1
+	};
+
+	col_parse(c, "facts", &f, NULL);
+}
+
+/* Runs a live-only collector into a fact base of its own, records its
+ * facts into the snapshot and adds them to the run's. */
+static void run_recorded(struct col_ctx *c, col_fn fn, const char *name,
+			 struct snapshot *rec, struct col_status *st)
+{
+	struct fact_base *own = fact_base_new();
+	struct col_ctx sub = *c;
+	char *file = xasprintf(FACTS_FILE_FMT, name);
+	char *where = xasprintf(FACTS_FILE_DIR "%s", file);
+	struct json *j;
+	char *text;
+
+	sub.fb = own;
+	fn(&sub, st);
+	j = factfile_json(own, NULL);
+	text = json_dump(j, true);
+	snapshot_add(rec, file, text, strlen(text));
+	parse_fact_text(c, where, text, strlen(text));
+	json_free(j);
+	free(text);
+	free(where);
+	free(file);
+	fact_base_free(own);
+}
+
+/* In a snapshot, a live-only collector's facts are read back from the
+ * fact file collect wrote. */
+static void replay_recorded(struct col_ctx *c, const char *name,
+			    struct col_status *st)
+{
+	char *path = xasprintf(FACTS_FILE_DIR FACTS_FILE_FMT, name);
+	struct fetch f;
+
+	if (!source_read(c->src, path, 0, &f)) {
+		int n = col_parse(c, "facts", &f, NULL);
+
+		col_status(st, n ? f.status : FETCH_ERROR,
+			   "%s: %d fact%s recorded by rdmadoctor collect",
+			   f.where, n, n == 1 ? "" : "s");
+	} else {
+		col_status(
+			st, FETCH_MISSING,
+			"needs the live host (or a snapshot from rdmadoctor collect)");
+	}
+	fetch_release(&f);
+	free(path);
+}
+
 void collect_source(struct collect_run *run, struct source *src)
 {
 	struct col_ctx c = { run, src, run->fb, run->d, "" };
-	unsigned where = source_is_live(src) ? COL_LIVE : COL_TREE;
+	bool live = source_is_live(src);
+	struct snapshot *rec = source_recorder(src);
 
 	for (size_t i = 0; i < ARRAY_SIZE(collectors); i++) {
 		struct col_status st = { 0, false, STRBUF_INIT };
+		unsigned where = collectors[i].where;
 
-		if (!(collectors[i].where & where))
+		if (live && rec && where == COL_LIVE)
+			run_recorded(&c, collectors[i].fn, collectors[i].name,
+				     rec, &st);
+		else if (live ? where & COL_LIVE : where & COL_TREE)
+			collectors[i].fn(&c, &st);
+		else if (!live && where == COL_LIVE &&
+			 source_kind(src) == SOURCE_SNAPSHOT)
+			replay_recorded(&c, collectors[i].name, &st);
+		else
 			continue;
-		collectors[i].fn(&c, &st);
 		if (!st.seen)
 			col_status(&st, FETCH_MISSING, "nothing found");
 		record(run, collectors[i].name, col_final(&st), st.read_any,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collectors/run.h"
+#include "collectors/snapshot.h"
 #include "collectors/source_tree.h"
 #include "engine/json.h"
 #include "engine/strbuf.h"
@@ -102,6 +103,7 @@ void source_fail(struct fetch *out, enum fetch_status st, const char *where,
 
 /* ---- trees: paths below s->path, links resolved inside ---- */
 
+/* The real path of rel below root; the live host's root is "". */
 static char *join(const char *root, const char *rel)
 {
 	return xasprintf("%s/%s", root, rel);
@@ -154,6 +156,8 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 			sb_putc(&done, '/');
 		sb_puts(&done, comp);
 		err = s->ops->lstat(s, sb_str(&done), &type);
+		if (!err && type == NODE_DIR && s->rec)
+			snapshot_note_dir(s->rec, sb_str(&done));
 		if (err) {
 			/* Keep what is left, so that a dangling link still
 			 * names its target. */
@@ -173,6 +177,9 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 
 			err = s->ops->readlink(s, sb_str(&done), target,
 					       sizeof(target));
+			if (!err && s->rec)
+				snapshot_note_link(s->rec, sb_str(&done),
+						   target);
 			if (!err && ++hops > SOURCE_MAX_LINKS)
 				err = -ELOOP;
 			if (err)
@@ -291,7 +298,7 @@ static bool ends_with(const char *s, const char *suffix)
 static int tree_read(struct source *s, const char *path, size_t max,
 		     struct fetch *out)
 {
-	char *rel = NULL;
+	char *rel = NULL, *where;
 	int err = resolve(s, path, true, &rel);
 
 	if (err) {
@@ -302,7 +309,11 @@ static int tree_read(struct source *s, const char *path, size_t max,
 		free(rel);
 		return err;
 	}
-	err = s->ops->read(s, rel, rel, max_of(s, max), out);
+	where = s->kind == SOURCE_LIVE ? xasprintf("/%s", rel) : xstrdup(rel);
+	err = s->ops->read(s, rel, where, max_of(s, max), out);
+	free(where);
+	if (!err && s->rec)
+		snapshot_note_file(s->rec, rel, out->data, out->len);
 	if (!err && ends_with(rel, ".tailed")) {
 		out->status = FETCH_TRUNCATED;
 		free(out->detail);
@@ -316,8 +327,6 @@ static int tree_read(struct source *s, const char *path, size_t max,
 int source_read(struct source *s, const char *path, size_t max,
 		struct fetch *out)
 {
-	if (s->kind == SOURCE_LIVE)
-		return read_real(path, path, max_of(s, max), out);
 	return tree_read(s, path, max, out);
 }
 
@@ -342,14 +351,12 @@ int source_list(struct source *s, const char *dir, struct names *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (s->kind == SOURCE_LIVE) {
-		err = list_real(dir, out);
-	} else {
-		err = resolve(s, dir, true, &rel);
-		if (!err)
-			err = s->ops->list(s, rel, out);
-		free(rel);
-	}
+	err = resolve(s, dir, true, &rel);
+	if (!err)
+		err = s->ops->list(s, rel, out);
+	if (!err && s->rec)
+		snapshot_note_list(s->rec, s, rel, out);
+	free(rel);
 	names_sort(out);
 	return err;
 }
@@ -359,14 +366,6 @@ int source_realpath(struct source *s, const char *path, char **out)
 	char *rel = NULL;
 	int err;
 
-	if (s->kind == SOURCE_LIVE) {
-		char *r = realpath(path, NULL);
-
-		if (!r)
-			return -errno;
-		*out = r;
-		return 0;
-	}
 	*out = NULL;
 	/* A dangling link still names its target: ENOENT comes with the
 	 * path resolved so far, ending at the missing component. */
@@ -380,15 +379,23 @@ int source_realpath(struct source *s, const char *path, char **out)
 	return err;
 }
 
+/* Size of a file whose existence a snapshot records: its content goes
+ * along, since what exists is usually read back too (initstate). */
+#define EXISTS_RECORD_MAX 4096 /* @@ */
+
 bool source_exists(struct source *s, const char *path)
 {
 	char *rel = NULL;
-	struct stat st;
-	bool ok;
+	bool ok = !resolve(s, path, true, &rel);
+	enum node_type type;
 
-	if (s->kind == SOURCE_LIVE)
-		return !stat(path, &st);
-	ok = !resolve(s, path, true, &rel);
+	if (ok && s->rec && !s->ops->lstat(s, rel, &type) &&
+	    type == NODE_FILE) {
+		struct fetch f;
+
+		source_read(s, path, EXISTS_RECORD_MAX, &f);
+		fetch_release(&f);
+	}
 	free(rel);
 	return ok;
 }
@@ -396,12 +403,8 @@ bool source_exists(struct source *s, const char *path)
 bool source_lexists(struct source *s, const char *path)
 {
 	char *rel = NULL;
-	struct stat st;
-	bool ok;
+	bool ok = !resolve(s, path, false, &rel);
 
-	if (s->kind == SOURCE_LIVE)
-		return !lstat(path, &st);
-	ok = !resolve(s, path, false, &rel);
 	free(rel);
 	return ok;
 }
@@ -501,10 +504,10 @@ static int run_live(struct source *s, const struct command *cmd,
 	argv[n] = NULL;
 	err = run_command(argv, s->o.timeout_ms ? s->o.timeout_ms : 10000,
 			  max_of(s, 0), &r);
-	free(line);
 	if (err) {
 		source_fail(out, FETCH_ERROR, where, strerror(-err));
 		free(where);
+		free(line);
 		return err;
 	}
 	memset(out, 0, sizeof(*out));
@@ -512,6 +515,10 @@ static int run_live(struct source *s, const struct command *cmd,
 	out->data = r.out;
 	out->len = r.len;
 	out->exit_code = r.status == RUN_OK ? r.exit_code : -1;
+	if (s->rec && r.status != RUN_NOT_FOUND)
+		snapshot_note_command(s->rec, line, r.out, r.len,
+				      r.status == RUN_OK ? r.exit_code : -1);
+	free(line);
 	switch (r.status) {
 	case RUN_OK:
 		out->status = r.truncated ? FETCH_TRUNCATED : FETCH_OK;
@@ -578,7 +585,13 @@ int source_command(struct source *s, const struct command *cmd,
 	mc = manifest_find(s, line);
 	if (mc) {
 		err = tree_read(s, mc->file, 0, out);
-		if (!err) {
+		if (!err && mc->timeout) {
+			out->exit_code = -1;
+			out->status = FETCH_TIMEOUT;
+			free(out->detail);
+			out->detail = xstrdup(
+				"killed at the timeout when it was collected");
+		} else if (!err) {
 			out->exit_code = mc->rc;
 			if (mc->rc && out->status == FETCH_OK && !out->detail)
 				out->detail = xasprintf("exited with status %d",
@@ -610,12 +623,37 @@ int source_command(struct source *s, const struct command *cmd,
 	return -ENOENT;
 }
 
+/* Items of a command from the manifest: the last word of each command line
+ * that starts with the command's words before the item. */
+static void manifest_items(const struct source *s, const struct command *cmd,
+			   struct names *out)
+{
+	struct strbuf prefix = STRBUF_INIT;
+
+	for (size_t i = 0; cmd->argv[i] && strcmp(cmd->argv[i], CATALOG_ITEM);
+	     i++)
+		sb_printf(&prefix, "%s ", cmd->argv[i]);
+	for (size_t i = 0; i < s->nmanifest && prefix.len; i++) {
+		const char *exec = s->manifest[i].exec;
+
+		if (!strncmp(exec, prefix.buf, prefix.len) &&
+		    !strchr(exec + prefix.len, ' ') && exec[prefix.len])
+			names_add(out, exec + prefix.len);
+	}
+	sb_release(&prefix);
+}
+
 int source_command_items(struct source *s, const struct command *cmd,
 			 struct names *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (s->kind == SOURCE_LIVE)
-		return cmd->items_dir ? list_real(cmd->items_dir, out) : 0;
+		return cmd->items_dir ? source_list(s, cmd->items_dir, out) : 0;
+	manifest_items(s, cmd, out);
+	if (out->n) {
+		names_sort(out);
+		return 0;
+	}
 	for (size_t i = 0; i < 8 && cmd->files[i]; i++) {
 		const char *star = strchr(cmd->files[i], '*');
 		const char *slash = strrchr(cmd->files[i], '/');
@@ -656,13 +694,14 @@ int source_command_items(struct source *s, const struct command *cmd,
 /* ---- construction ---- */
 
 static void manifest_add(struct source *s, const char *exec, const char *file,
-			 int rc)
+			 int rc, bool timeout)
 {
 	xgrow(&s->manifest, &s->capmanifest, s->nmanifest + 1,
 	      sizeof(*s->manifest));
 	s->manifest[s->nmanifest].exec = xstrdup(exec);
 	s->manifest[s->nmanifest].file = xstrdup(file);
 	s->manifest[s->nmanifest].rc = rc;
+	s->manifest[s->nmanifest].timeout = timeout;
 	s->nmanifest++;
 }
 
@@ -700,10 +739,13 @@ static void load_manifest(struct source *s, struct diag *d)
 			const char *exec = json_text(json_get(c, "exec"));
 			const char *file = json_text(json_get(c, "filepath"));
 			const struct json *rc = json_get(c, "return_code");
+			const char *st =
+				json_text(json_get(c, "rdmadoctor_status"));
 
 			if (exec && file)
 				manifest_add(s, exec, file,
-					     rc ? (int)json_as_int(rc) : 0);
+					     rc ? (int)json_as_int(rc) : 0,
+					     st && !strcmp(st, "timeout"));
 		}
 	}
 	json_free((struct json *)root);
@@ -742,7 +784,8 @@ struct source *source_live_new(const struct source_opts *o)
 	struct source *s = xcalloc(1, sizeof(*s));
 
 	s->kind = SOURCE_LIVE;
-	s->path = xstrdup("/");
+	s->path = xstrdup("");
+	s->ops = &dir_ops;
 	if (o)
 		s->o = *o;
 	return s;
@@ -773,6 +816,16 @@ struct source *source_dir_new(const char *dir, bool root_only,
 		s->o = *o;
 	source_tree_ready(s, root_only, d);
 	return s;
+}
+
+void source_record(struct source *s, struct snapshot *rec)
+{
+	s->rec = rec;
+}
+
+struct snapshot *source_recorder(const struct source *s)
+{
+	return s->rec;
 }
 
 const char *source_detail(const struct source *s)

@@ -86,6 +86,12 @@ struct source *source_dir_new(const char *dir, bool root_only,
 struct source *source_archive_new(const char *path, bool *notar,
 				  const struct source_opts *o, struct diag *d);
 void source_free(struct source *s);
+struct snapshot;
+/* From now on every file, directory, link and command output the source
+ * serves is also recorded into rec (rdmadoctor collect). */
+void source_record(struct source *s, struct snapshot *rec);
+struct snapshot *source_recorder(const struct source *s);
+
 /* What opening the source noticed (members skipped, a truncated
  * archive), or NULL. */
 const char *source_detail(const struct source *s);

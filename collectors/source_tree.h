@@ -33,11 +33,15 @@ struct manifest_cmd {
 	char *exec;
 	char *file;
 	int rc;
+	bool timeout; /* killed at the timeout when it was collected */
 };
+
+struct snapshot;
 
 struct source {
 	enum source_kind kind;
-	char *path;
+	char *path; /* the tree's root; "" for the live host */
+	struct snapshot *rec; /* records what is read, for collect */
 	struct source_opts o;
 	const struct tree_ops *ops; /* NULL for the live host */
 	void *tree; /* the backend's state */

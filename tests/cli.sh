@@ -108,6 +108,52 @@ if [ -s "$T/d1" ] && diff -u "$T/d1" "$T/d2" > "$T/d.diff"; then ok; else
 	head -20 "$T/d.diff" | sed 's/^/    /'
 fi
 
+# --- collect: a snapshot of a --root tree analyses to the same report as
+# checking the tree; one of this machine to the same diagnoses as check
+for fx in cx5-fw-mismatch healthy-cx5; do
+	"$BIN" collect -q --root tests/fixtures/$fx/root -o "$T/$fx.tar.gz" > /dev/null 2>&1 ||
+		bad "collect --root $fx failed"
+	"$BIN" check --root tests/fixtures/$fx/root |
+		sed -n '/^Layers/,/could not be checked/p' > "$T/d1"
+	"$BIN" analyze "$T/$fx.tar.gz" | sed -n '/^Layers/,/could not be checked/p' > "$T/d2"
+	if [ -s "$T/d1" ] && diff -u "$T/d1" "$T/d2" > "$T/d.diff"; then ok; else
+		bad "collect then analyze of $fx differs from check --root:"
+		head -20 "$T/d.diff" | sed 's/^/    /'
+	fi
+done
+expect collect-args 2 "collect takes no paths" -- "$BIN" collect "$T/x"
+expect collect-unwritable 2 "cannot write" -- "$BIN" collect -q -o "$T/no/such/dir/x.tar.gz" \
+	--root tests/fixtures/healthy-cx5/root
+ids() { grep -E '"(id|rank|severity)":' "$1"; }
+"$BIN" collect -q -o "$T/live.tar.gz" > /dev/null 2>&1 || bad "collect of this host failed"
+"$BIN" check --json > "$T/l1.json" 2>/dev/null
+"$BIN" analyze --json "$T/live.tar.gz" > "$T/l2.json" 2>/dev/null
+if ids "$T/l1.json" > "$T/i1" && ids "$T/l2.json" > "$T/i2" && diff -u "$T/i1" "$T/i2" > "$T/d.diff"; then
+	ok
+else
+	bad "collect then analyze of this host differs from check:"
+	head -20 "$T/d.diff" | sed 's/^/    /'
+fi
+grep -q '"name": "verbs"' "$T/l2.json" && ok || bad "snapshot lacks the verbs results"
+
+# --- a tool that hangs is killed at the timeout, recorded as such, and
+# the report still comes out (and so does a snapshot)
+mkdir -p "$T/bin"
+printf '#!/bin/sh\nsleep 300 &\nsleep 300\n' > "$T/bin/ibstat"
+chmod +x "$T/bin/ibstat"
+start=$(date +%s)
+PATH="$T/bin:$PATH" "$BIN" check --json --timeout 1 > "$T/hang.json" 2>&1
+took=$(( $(date +%s) - start ))
+[ $took -lt 10 ] && ok || bad "hung ibstat: check took ${took}s with --timeout 1"
+grep -A1 '"name": "ibstat"' "$T/hang.json" | grep -q '"status": "timeout"' &&
+	ok || bad "hung ibstat: collector status is not timeout"
+grep -q '"diagnoses"' "$T/hang.json" && ok || bad "hung ibstat: no report"
+pgrep -f "$T/bin/ibstat" > /dev/null && bad "hung ibstat: left running" || ok
+PATH="$T/bin:$PATH" "$BIN" collect -q --timeout 1 -o "$T/hang.tar.gz" > /dev/null 2>&1
+"$BIN" analyze --json "$T/hang.tar.gz" > "$T/hang2.json" 2>&1
+grep -A1 '"name": "ibstat"' "$T/hang2.json" | grep -q '"status": "timeout"' &&
+	ok || bad "hung ibstat: the snapshot does not record the timeout"
+
 # --- colour: only on a terminal, never with NO_COLOR or --no-color
 esc=$(printf '\033')
 if command -v script >/dev/null 2>&1; then

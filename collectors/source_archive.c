@@ -219,8 +219,10 @@ static void finish(struct index *ix)
 	for (size_t i = 0; i < ix->n; i++) {
 		struct node *o = &ix->nodes[i], *n;
 
-		if (strlen(o->path) < strip)
+		if (strlen(o->path) < strip) { /* the top directory itself */
+			free(o->path);
 			continue;
+		}
 		n = add(&fresh, o->path + strip, o->type);
 		n->type = o->type;
 		n->link = o->link;

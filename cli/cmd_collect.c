@@ -21,8 +21,8 @@ static char *default_name(const char *host)
 	time_t now = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-	name = xasprintf("rdmadoctor-%s-%s.tar.gz", host && *host ? host : "host",
-			 stamp);
+	name = xasprintf("rdmadoctor-%s-%s.tar.gz",
+			 host && *host ? host : "host", stamp);
 	for (char *p = name; *p; p++)
 		if (*p == '/' || *p == ' ')
 			*p = '_';
@@ -65,7 +65,8 @@ int cmd_collect(struct options *o)
 	ao.timeout_ms = o->timeout_ms;
 	ao.rule_dirs = o->rules;
 	ao.nrule_dirs = o->nrules;
-	ao.progress = !o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
+	ao.progress =
+		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
 	ao.no_engine = true;
 	ao.record = snap;
 	rc = analysis_run(&ao, d, &a);
@@ -79,8 +80,10 @@ int cmd_collect(struct options *o)
 	if (o->json) {
 		struct json *j = json_new_object();
 
-		json_set(j, "snapshot", rc ? json_new_null() : json_new_string(path));
-		json_set(j, "files", json_new_int((int64_t)snapshot_count(snap)));
+		json_set(j, "snapshot",
+			 rc ? json_new_null() : json_new_string(path));
+		json_set(j, "files",
+			 json_new_int((int64_t)snapshot_count(snap)));
 		json_set(j, "collectors", report_collectors_json(a->fb));
 		report_print_json(stdout, j);
 		json_free(j);

@@ -132,7 +132,8 @@ void snapshot_note_list(struct snapshot *snap, struct source *s,
 			if (type == NODE_DIR)
 				snapshot_note_dir(snap, child);
 			else if (type == NODE_LINK &&
-				 !s->ops->readlink(s, child, target, sizeof(target)))
+				 !s->ops->readlink(s, child, target,
+						   sizeof(target)))
 				snapshot_note_link(snap, child, target);
 		}
 		free(child);
@@ -156,7 +157,8 @@ void snapshot_note_command(struct snapshot *snap, const char *cmdline,
 	struct command_note *c;
 
 	snapshot_note_file(snap, path, out, len);
-	xgrow(&snap->cmds, &snap->capcmds, snap->ncmds + 1, sizeof(*snap->cmds));
+	xgrow(&snap->cmds, &snap->capcmds, snap->ncmds + 1,
+	      sizeof(*snap->cmds));
 	c = &snap->cmds[snap->ncmds++];
 	c->exec = xstrdup(cmdline);
 	c->file = path;
@@ -181,7 +183,8 @@ static char *manifest(const struct snapshot *snap)
 		json_set(c, "return_code", json_new_int(snap->cmds[i].rc));
 		json_set(c, "truncated", json_new_bool(false));
 		if (snap->cmds[i].rc < 0)
-			json_set(c, "rdmadoctor_status", json_new_string("timeout"));
+			json_set(c, "rdmadoctor_status",
+				 json_new_string("timeout"));
 		json_push(cmds, c);
 	}
 	json_set(plugin, "name", json_new_string("rdmadoctor"));
@@ -230,20 +233,24 @@ int snapshot_write(struct snapshot *snap, const char *path,
 	for (char *p = top; *p; p++)
 		if (*p == '/' || *p == ' ')
 			*p = '_';
-	out[n++] = (struct archive_out){ xstrdup(top), ARCHIVE_DIR, NULL, 0, NULL };
+	out[n++] = (struct archive_out){ xstrdup(top), ARCHIVE_DIR, NULL, 0,
+					 NULL };
 	out[n++] = (struct archive_out){ xasprintf("%s/version.txt", top),
 					 ARCHIVE_FILE, version, strlen(version),
 					 NULL };
-	out[n++] = (struct archive_out){ xasprintf("%s/sos_reports/manifest.json", top),
-					 ARCHIVE_FILE, man, strlen(man), NULL };
+	out[n++] =
+		(struct archive_out){ xasprintf("%s/sos_reports/manifest.json",
+						top),
+				      ARCHIVE_FILE, man, strlen(man), NULL };
 	out[n++] = (struct archive_out){ xasprintf("%s/" SNAPSHOT_DIR, top),
 					 ARCHIVE_DIR, NULL, 0, NULL };
 	for (size_t i = 0; i < snap->n; i++) {
 		const struct entry *e = &snap->entries[i];
 
-		out[n++] = (struct archive_out){ xasprintf("%s/%s", top, e->path),
-						 e->type, e->data, e->len,
-						 e->link };
+		out[n++] =
+			(struct archive_out){ xasprintf("%s/%s", top, e->path),
+					      e->type, e->data, e->len,
+					      e->link };
 	}
 	qsort(out, n, sizeof(*out), cmp_entries);
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -264,7 +271,8 @@ int snapshot_write(struct snapshot *snap, const char *path,
 		unlink(tmp);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc)
-		diag_at(d, DIAG_ERROR, path, 0, 0, NULL, "cannot write: %s", err);
+		diag_at(d, DIAG_ERROR, path, 0, 0, NULL, "cannot write: %s",
+			err);
 	for (size_t i = 0; i < n; i++)
 		free((char *)out[i].path);
 	free(out);

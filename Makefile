@@ -92,7 +92,8 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
 		$(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(MANDIR)
 	install -m 755 rdmadoctor $(DESTDIR)$(BINDIR)/rdmadoctor
-	install -m 644 rules/*.yaml $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 $(filter-out %.test.yaml,$(wildcard rules/*.yaml)) \
+		$(DESTDIR)$(DATADIR)/rules/
 	install -m 644 kb/*.yaml $(DESTDIR)$(DATADIR)/kb/
 	install -m 644 man/rdmadoctor.1 $(DESTDIR)$(MANDIR)/rdmadoctor.1
 

@@ -80,16 +80,15 @@ static int load_overlay(struct rule_set *rs, const char *path, int level,
 }
 
 struct rule_set *analysis_load_rules(const char *const *dirs, size_t ndirs,
-				     struct diag *d)
+				     bool site, struct diag *d)
 {
 	struct rule_set *rs = rule_set_new();
 	const char *home = getenv("HOME");
-	bool site = !getenv("RDMADOCTOR_NO_SITE_RULES");
 	char *path = xasprintf("%s/rules", analysis_datadir());
 	int err = rule_set_load_dir(rs, path, "rules", 0, false, d);
 
 	free(path);
-	if (site) {
+	if (site && !getenv("RDMADOCTOR_NO_SITE_RULES")) {
 		err |= load_overlay(rs, "/etc/rdmadoctor/rules.d", 1, true, d);
 		if (home) {
 			path = xasprintf("%s/.config/rdmadoctor/rules.d", home);
@@ -360,7 +359,8 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 
 	*out = NULL;
 	a->d = d;
-	a->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs, d);
+	a->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs,
+				    !o->no_site_rules, d);
 	if (!a->rs) {
 		analysis_free(a);
 		return EXIT_RULES;
@@ -373,10 +373,12 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 		analysis_free(a);
 		return EXIT_RULES;
 	}
-	if (collect_all(a, o, d) || add_answers(a, o, d)) {
+	if (collect_all(a, o, d) || add_answers(a, o, d) ||
+	    (o->seed && o->seed(a->fb, o->seed_arg, d))) {
 		analysis_free(a);
 		return EXIT_USAGE;
 	}
+	collect_enrich(a->fb);
 	host_name(a);
 	*out = a;
 	if (o->no_engine)

@@ -36,6 +36,11 @@ struct analysis_opts {
 	const char **answers; /* "question=value" */
 	size_t nanswers;
 	struct snapshot *record; /* collect: record what the host source serves */
+	bool no_site_rules; /* leave out /etc and ~/.config overlays */
+	/* Called after collection, before the engine runs: facts of its own
+	 * (rules test's inline facts).  Nonzero fails the analysis. */
+	int (*seed)(struct fact_base *fb, void *arg, struct diag *d);
+	void *seed_arg;
 };
 
 enum layer_status {
@@ -77,10 +82,10 @@ struct analysis {
  * the executable (a build tree), else the install prefix. */
 const char *analysis_datadir(void);
 
-/* Loads the shipped rules, the system and user overlays and the --rules
- * directories.  Returns NULL after reporting to d. */
+/* Loads the shipped rules, the system and user overlays (when site) and
+ * the --rules directories.  Returns NULL after reporting to d. */
 struct rule_set *analysis_load_rules(const char *const *dirs, size_t ndirs,
-				     struct diag *d);
+				     bool site, struct diag *d);
 
 /* Runs the whole analysis.  Returns 0 with *out set, or an exit code
  * (EXIT_USAGE, EXIT_RULES) after reporting to d; the analysis is still

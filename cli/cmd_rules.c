@@ -5,6 +5,7 @@
 
 #include "cli/analysis.h"
 #include "cli/commands.h"
+#include "cli/rules_test.h"
 #include "cli/term.h"
 #include "engine/json.h"
 #include "engine/regex.h"
@@ -64,7 +65,7 @@ static int lint(const struct options *o)
 	struct diag *d = diag_new();
 	struct rule_set *rs = analysis_load_rules(
 		(const char *const *)(o->nargs ? o->args : (char **)o->rules),
-		o->nargs ? o->nargs : o->nrules, d);
+		o->nargs ? o->nargs : o->nrules, true, d);
 	size_t warnings = diag_count(d) - diag_errors(d);
 	int rc = rs ? EXIT_HEALTHY : EXIT_RULES;
 
@@ -146,11 +147,13 @@ int cmd_rules(struct options *o)
 
 	if (!o->nargs) {
 		fprintf(stderr,
-			"rdmadoctor: error: rules needs 'list' or 'lint'\n");
+			"rdmadoctor: error: rules needs list, lint, test or reference\n");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(o->args[0], "reference"))
 		return reference();
+	if (!strcmp(o->args[0], "test"))
+		return rules_test(o, o->args + 1, o->nargs - 1);
 	if (!strcmp(o->args[0], "lint")) {
 		o->args++;
 		o->nargs--;
@@ -158,12 +161,12 @@ int cmd_rules(struct options *o)
 	}
 	if (strcmp(o->args[0], "list")) {
 		fprintf(stderr,
-			"rdmadoctor: error: unknown rules command '%s'; use list or lint\n",
+			"rdmadoctor: error: unknown rules command '%s'; use list, lint, test or reference\n",
 			o->args[0]);
 		return EXIT_USAGE;
 	}
 	d = diag_new();
-	rs = analysis_load_rules(o->rules, o->nrules, d);
+	rs = analysis_load_rules(o->rules, o->nrules, true, d);
 	diag_print(d, stderr, "rdmadoctor");
 	diag_free(d);
 	if (!rs)
@@ -250,7 +253,7 @@ static void explain_text(const struct rule *r)
 int cmd_explain(struct options *o)
 {
 	struct diag *d = diag_new();
-	struct rule_set *rs = analysis_load_rules(o->rules, o->nrules, d);
+	struct rule_set *rs = analysis_load_rules(o->rules, o->nrules, true, d);
 	const struct rule *r;
 	int rc = EXIT_HEALTHY;
 

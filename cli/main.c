@@ -44,13 +44,18 @@ static const struct command_entry commands[] = {
 	  "  line they came from, and the knowledge base.  No path means this host.\n"
 	  "  Example: rdmadoctor facts --json sosreport-node07/" },
 	{ "rules", cmd_rules,
-	  "rules list [--origin] | rules lint [PATH...] | rules reference",
+	  "rules list [--origin] | lint [PATH...] | test [PATH...] | reference",
 	  "For rule authors.  'list' shows the effective rule set (--origin: the file\n"
 	  "  each rule comes from, and overlays that disabled rules); 'lint' checks the\n"
 	  "  shipped rules plus the given files or directories and reports each problem\n"
-	  "  as file:line:col with the offending line; 'reference' prints the\n"
-	  "  operators and the fact vocabulary rules can use.\n"
-	  "  Example: rdmadoctor rules lint /etc/rdmadoctor/rules.d" },
+	  "  as file:line:col with the offending line; 'test' runs the rule tests\n"
+	  "  (NAME.test.yaml beside the rules; none given: the shipped ones), one line\n"
+	  "  per case, then 'N passed, N failed' (exit 1 on a failure); a directory's\n"
+	  "  tests must also see each of its rules fire; 'reference' prints the\n"
+	  "  operators and the fact vocabulary rules can use.  rules/README.md is the\n"
+	  "  guide, with a tutorial.\n"
+	  "  Example: rdmadoctor rules lint /etc/rdmadoctor/rules.d\n"
+	  "           rdmadoctor rules test /etc/rdmadoctor/rules.d" },
 	{ "explain", cmd_explain, "explain RULE-ID",
 	  "Say what a rule looks at, why it matters, its remediation and its sources.\n"
 	  "  Example: rdmadoctor explain fw-below-driver-minimum" },

@@ -398,9 +398,9 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	return 0;
 }
 
-/* Fills hca.family (and the PCI id when only the model is known) from
- * the adapter entries of the knowledge base. */
-static void enrich_hcas(struct fact_base *fb)
+/* hca.family from the adapter entries of the knowledge base, by PCI id,
+ * else by model. */
+void collect_enrich(struct fact_base *fb)
 {
 	uint32_t hca = sym_intern_cstr("hca"),
 		 adapter = sym_intern_cstr("adapter");
@@ -460,7 +460,6 @@ void collect_finish(struct collect_run *run)
 		free(o->name);
 		free(o->detail);
 	}
-	enrich_hcas(run->fb);
 	free(run->outcomes);
 	free(run);
 }

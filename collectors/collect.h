@@ -27,9 +27,11 @@ void collect_source(struct collect_run *run, struct source *src);
  * reporting an unreadable or unrecognised file (the error lists the known
  * kinds). */
 int collect_file(struct collect_run *run, const char *path, const char *format);
-/* Records the collector facts and fills in what the knowledge base adds
- * (adapter family of each hca).  The run is freed. */
+/* Records the collector facts.  The run is freed. */
 void collect_finish(struct collect_run *run);
+/* Fills what the knowledge base knows about collected facts (an adapter's
+ * family from its PCI id or model); call once every fact is in. */
+void collect_enrich(struct fact_base *fb);
 
 /* Whether every collector that produces facts of kind reported its input
  * missing (or was not run); *inputs gets their inputs, for a 'skipped'

@@ -27,23 +27,16 @@ static int list_value(struct fact_base *fb, const struct ynode *n,
 	return 0;
 }
 
-static int entry(struct fact_base *fb, const struct ydoc *doc,
-		 const struct vocab_kind *k, uint32_t src,
-		 const struct ynode *n, struct diag *d)
+int kb_fact_from_node(struct fact_base *fb, const struct ydoc *doc,
+		      const struct vocab_kind *k, uint32_t src,
+		      const struct ynode *n, const char *skip, struct diag *d)
 {
 	struct fact *f;
-	const struct ynode *source = ynode_get(n, "source");
 	bool added;
 
 	if (n->type != YNODE_MAP) {
 		ydoc_report(doc, d, DIAG_ERROR, n,
-			    "a kb entry must be a mapping of field: value");
-		return -EINVAL;
-	}
-	if (!ynode_is_scalar(source) || !source->len) {
-		ydoc_report(
-			doc, d, DIAG_ERROR, n,
-			"kb entry has no 'source': say where this knowledge comes from");
+			    "a fact must be a mapping of field: value");
 		return -EINVAL;
 	}
 	f = fact_base_begin(fb, k->sym, src, (uint32_t)n->line, NULL, 0);
@@ -53,13 +46,23 @@ static int entry(struct fact_base *fb, const struct ydoc *doc,
 		const struct vocab_field *vf;
 		struct value v;
 
+		if (skip && ynode_is_scalar(key) && !strcmp(key->str, skip))
+			continue;
 		vf = ynode_is_scalar(key) ?
 			     vocab_field(k, sym_intern(key->str, key->len)) :
 			     NULL;
 		if (!vf) {
+			const char *names[VOCAB_FIELDS_MAX];
+			size_t nn = 0;
+
+			for (; nn < k->nfields && nn < VOCAB_FIELDS_MAX; nn++)
+				names[nn] = k->fields[nn].name;
 			ydoc_report(doc, d, DIAG_ERROR, key,
-				    "kind '%s' has no field '%s'", k->name,
-				    ynode_is_scalar(key) ? key->str : "?");
+				    "kind '%s' has no field '%s'%s", k->name,
+				    ynode_is_scalar(key) ? key->str : "?",
+				    ynode_is_scalar(key) ?
+					    ydoc_hint(key->str, names, nn) :
+					    "");
 			goto fail;
 		}
 		if (val->type == YNODE_SEQ && vf->type == VALUE_LIST) {
@@ -92,6 +95,26 @@ static int entry(struct fact_base *fb, const struct ydoc *doc,
 fail:
 	fact_base_abandon(fb, f);
 	return -EINVAL;
+}
+
+static int entry(struct fact_base *fb, const struct ydoc *doc,
+		 const struct vocab_kind *k, uint32_t src,
+		 const struct ynode *n, struct diag *d)
+{
+	const struct ynode *source = ynode_get(n, "source");
+
+	if (n->type != YNODE_MAP) {
+		ydoc_report(doc, d, DIAG_ERROR, n,
+			    "a kb entry must be a mapping of field: value");
+		return -EINVAL;
+	}
+	if (!ynode_is_scalar(source) || !source->len) {
+		ydoc_report(
+			doc, d, DIAG_ERROR, n,
+			"kb entry has no 'source': say where this knowledge comes from");
+		return -EINVAL;
+	}
+	return kb_fact_from_node(fb, doc, k, src, n, NULL, d);
 }
 
 int kb_load_file(struct fact_base *fb, const char *path, const char *name,

@@ -7,6 +7,8 @@
 
 #include "engine/diag.h"
 #include "engine/fact.h"
+#include "engine/vocab.h"
+#include "engine/ydoc.h"
 
 /* Loads one kb file: a mapping with 'kind' (a vocabulary kind whose source
  * is kb) and 'entries', a list of field mappings.  Every entry needs a
@@ -14,6 +16,12 @@
  * the number of entries loaded or -EINVAL. */
 int kb_load_file(struct fact_base *fb, const char *path, const char *name,
 		 struct diag *d);
+/* Adds the fact of kind k that a mapping of field: value describes (the
+ * key skip, when not NULL, is left out), with the node's line as its
+ * provenance.  Mistakes are reported at their node; -EINVAL. */
+int kb_fact_from_node(struct fact_base *fb, const struct ydoc *doc,
+		      const struct vocab_kind *k, uint32_t src,
+		      const struct ynode *n, const char *skip, struct diag *d);
 /* Loads every .yaml file of a directory in name order, naming them
  * prefix/file (NULL prefix: dir). */
 int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,

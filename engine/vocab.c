@@ -79,9 +79,10 @@ const struct vocab_kind *vocab_kind(uint32_t kind)
 
 const struct vocab_kind *vocab_kind_named(const char *name)
 {
-	uint32_t sym = sym_find(name, strlen(name));
+	uint32_t sym;
 
-	init();
+	init(); /* interns the vocabulary's names */
+	sym = sym_find(name, strlen(name));
 	return sym ? vocab_kind(sym) : NULL;
 }
 

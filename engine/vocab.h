@@ -18,6 +18,9 @@ struct vocab_field {
 	uint32_t sym;
 };
 
+/* Most fields a kind has. */
+#define VOCAB_FIELDS_MAX 64 /* @@ */
+
 struct vocab_kind {
 	const char *name;
 	const char *source; /* collected, kb or user */

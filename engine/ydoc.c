@@ -439,3 +439,52 @@ void ydoc_files_free(struct ydoc_file *files, int n)
 	}
 	free(files);
 }
+
+/* Levenshtein distance, capped: used for "did you mean" hints. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), prev[65], cur[65];
+
+	if (la > 64 || lb > 64)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) :
+					     (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, sizeof(cur));
+	}
+	return prev[lb];
+}
+
+const char *ydoc_hint(const char *word, const char *const *cands, size_t n)
+{
+	static char buf[128];
+	size_t best = 3;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n && strlen(word) >= 3; i++) {
+		if (!strncmp(cands[i], word, strlen(word))) {
+			pick = cands[i];
+			break;
+		}
+	}
+	for (size_t i = 0; i < n && !pick; i++) {
+		size_t dist = distance(word, cands[i]);
+
+		if (dist < best) {
+			best = dist;
+			pick = cands[i];
+		}
+	}
+	if (!pick)
+		return "";
+	snprintf(buf, sizeof(buf), "; did you mean '%s'?", pick);
+	return buf;
+}

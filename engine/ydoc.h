@@ -65,4 +65,8 @@ const struct ynode *ynode_value(const struct ynode *map, size_t i);
 bool ynode_is_scalar(const struct ynode *n);
 const char *ynode_type_to_str(const struct ynode *n);
 
+/* "; did you mean 'x'?" when one of the candidates is close to word, else
+ * "".  The result lives until the next call. */
+const char *ydoc_hint(const char *word, const char *const *cands, size_t n);
+
 #endif

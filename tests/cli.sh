@@ -108,6 +108,50 @@ if [ -s "$T/d1" ] && diff -u "$T/d1" "$T/d2" > "$T/d.diff"; then ok; else
 	head -20 "$T/d.diff" | sed 's/^/    /'
 fi
 
+# --- rules test: the shipped corpus and the example site overlay pass; a
+# failing case shows the difference and what fired; malformed test files
+# and untested rules are caught
+expect rules-test-shipped 0 " 0 failed" -- "$BIN" rules test
+expect rules-test-overlay 0 "^5 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
+mkdir -p "$T/rt"
+cat > "$T/rt/t.test.yaml" <<'YAML'
+language: 1
+tests:
+  - name: wrong rank
+    facts:
+      - {kind: port, hca: mlx5_0, port: 1, state: ACTIVE, rate_gbps: 100}
+      - {kind: perftest, hca: mlx5_0, test: ib_write_bw, bw_avg_gbps: 40.12}
+    expect:
+      diagnoses:
+        - {id: bw-below-line-rate, rank: 2}
+YAML
+expect rules-test-fails 1 "expected bw-below-line-rate at rank 2, but it is at rank 1" -- \
+	"$BIN" rules test "$T/rt/t.test.yaml"
+grep -q "what fired:" "$T/out" && grep -q "bw_avg_gbps 40.12 < 90 (\$rate)" "$T/out" &&
+	grep -q "^0 passed, 1 failed" "$T/out" && ok || bad "rules test: a failure lacks the explanation or the tally"
+sed -i 's/prot: 1/port: 1/; s/ port: 1,/ prot: 1,/' "$T/rt/t.test.yaml"
+expect rules-test-malformed 3 "t.test.yaml:5:35: error: kind 'port' has no field 'prot'; did you mean 'port'?" -- \
+	"$BIN" rules test "$T/rt/t.test.yaml"
+printf 'language: 2\ntests: []\n' > "$T/rt/t.test.yaml"
+expect rules-test-language 3 "t.test.yaml:1:11: error: this file needs rule language 2" -- \
+	"$BIN" rules test "$T/rt/t.test.yaml"
+rm "$T/rt/t.test.yaml"
+cat > "$T/rt/r.yaml" <<'YAML'
+language: 1
+rules:
+  - id: untested
+    title: T
+    layer: verbs
+    severity: info
+    confidence: 0.5
+    when:
+      - hca: {name: $d}
+    diagnose:
+      message: "{d}"
+YAML
+expect rules-test-coverage 1 "rule untested has no test case that sees it fire" -- \
+	"$BIN" rules test "$T/rt"
+
 # --- collect: a snapshot of a --root tree analyses to the same report as
 # checking the tree; one of this machine to the same diagnoses as check
 for fx in cx5-fw-mismatch healthy-cx5; do

@@ -9,6 +9,7 @@
 
 #include "engine/fact.h"
 #include "engine/symbol.h"
+#include "engine/vocab.h"
 #include "helpers.h"
 
 static uint32_t S(const char *s)
@@ -37,6 +38,16 @@ static void test_types_follow_vocabulary(void **state)
 	assert_int_equal(v->vkind, VERSION_FW);
 	assert_string_equal(fact_text(f, "fw_ver"), "16.26.1040");
 	fact_base_free(fb);
+}
+
+/* Loaders list a kind's fields in fixed arrays (did-you-mean hints). */
+static void test_vocabulary_bounds(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < vocab_kind_count(); i++)
+		assert_true(vocab_kind_at(i)->nfields <= VOCAB_FIELDS_MAX);
+	assert_non_null(vocab_kind_named("hca"));
+	assert_null(vocab_kind_named("no_such_kind"));
 }
 
 static void test_bad_value_is_dropped(void **state)
@@ -159,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_types_follow_vocabulary),
+		cmocka_unit_test(test_vocabulary_bounds),
 		cmocka_unit_test(test_bad_value_is_dropped),
 		cmocka_unit_test(test_keys_merge),
 		cmocka_unit_test(test_index),

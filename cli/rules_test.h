@@ -1,0 +1,15 @@
+/* rules test: runs rule test files (NAME.test.yaml beside the rules). */
+#ifndef RD_RULES_TEST_H
+#define RD_RULES_TEST_H
+
+#include <stddef.h>
+
+#include "cli/options.h"
+
+/* Runs the test files and directories given (none: the shipped rules'),
+ * printing a line per case and "N passed, N failed".  A directory's tests
+ * must also see each of its rules fire.  Returns 0 when every case
+ * passed, 1 when one failed, 3 when a test file could not be read. */
+int rules_test(const struct options *o, char **paths, size_t npaths);
+
+#endif

@@ -7,6 +7,7 @@
 #include "engine/explain.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
+#include "engine/vocab.h"
 
 /* Rounds to three decimals so that output is stable across platforms. */
 static struct json *rounded(double v)
@@ -213,28 +214,49 @@ static void add_field_prov(const struct fact_base *fb, const struct fact *f,
 		json_set(o, "prov", prov);
 }
 
-struct json *report_facts_json(const struct fact_base *fb)
+static struct json *fact_json(const struct fact_base *fb, const struct fact *f)
+{
+	struct json *o = json_new_object(), *fields = json_new_object();
+
+	json_set(o, "kind", json_new_string(sym_str(f->kind)));
+	for (uint32_t i = 0; i < f->nfields; i++)
+		json_set(fields, sym_str(f->fields[i].name),
+			 value_json(&f->fields[i].v));
+	json_set(o, "fields", fields);
+	json_set(o, "source",
+		 json_new_string(fact_base_source_name(fb, f->prov.src)));
+	json_set(o, "line", json_new_int(f->prov.line));
+	if (f->prov.text)
+		json_set(o, "text", json_new_string(f->prov.text));
+	add_field_prov(fb, f, o);
+	return o;
+}
+
+/* Every fact, or (host_only) those that describe the host: collected
+ * facts and answers, without the knowledge base and derived facts. */
+static struct json *facts_json(const struct fact_base *fb, bool host_only)
 {
 	struct json *root = json_new_object(), *arr = json_new_array();
 
 	for (uint32_t id = 1; id <= fact_base_count(fb); id++) {
 		const struct fact *f = fact_base_get(fb, id);
-		struct json *o = json_new_object(), *fields = json_new_object();
+		const struct vocab_kind *vk = vocab_kind(f->kind);
 
-		json_set(o, "kind", json_new_string(sym_str(f->kind)));
-		for (uint32_t i = 0; i < f->nfields; i++)
-			json_set(fields, sym_str(f->fields[i].name),
-				 value_json(&f->fields[i].v));
-		json_set(o, "fields", fields);
-		json_set(o, "source",
-			 json_new_string(
-				 fact_base_source_name(fb, f->prov.src)));
-		json_set(o, "line", json_new_int(f->prov.line));
-		if (f->prov.text)
-			json_set(o, "text", json_new_string(f->prov.text));
-		add_field_prov(fb, f, o);
-		json_push(arr, o);
+		if (host_only &&
+		    (f->firing || !vk || !strcmp(vk->source, "kb")))
+			continue;
+		json_push(arr, fact_json(fb, f));
 	}
 	json_set(root, "facts", arr);
 	return root;
+}
+
+struct json *report_facts_json(const struct fact_base *fb)
+{
+	return facts_json(fb, false);
+}
+
+struct json *report_snapshot_json(const struct fact_base *fb)
+{
+	return facts_json(fb, true);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli/analysis.h"
@@ -174,6 +175,7 @@ static void ask(struct session *s, const struct question *q,
 {
 	const char *value;
 	size_t cap = s->nasked;
+	int err;
 
 	xgrow(&s->asked, &cap, s->nasked + 1, sizeof(*s->asked));
 	s->asked[s->nasked++] = xstrdup(q->id);
@@ -192,8 +194,11 @@ static void ask(struct session *s, const struct question *q,
 	if (!value)
 		return;
 	answers_set(&s->answers, q->id, value, NULL);
-	if (analysis_answer(s->a, q->id, value, NULL) && !s->a->engine_rc)
-		s->a->engine_rc = -1;
+	/* a rule chain that runs away now is shown, and the exit code says
+	 * so, as for check */
+	err = analysis_answer(s->a, q->id, value, NULL);
+	if (err && !s->a->engine_rc)
+		s->a->engine_rc = err;
 	analysis_refresh(s->a);
 	show_diag(s);
 }
@@ -340,7 +345,6 @@ static bool check_asks(const struct rule_set *rs, const struct rule *r)
 static void run_check(struct session *s, const struct rule *r)
 {
 	const struct rule_set *rs = s->a->rs;
-
 	bool asked = false;
 
 	for (size_t i = 0; i < rule_set_count(rs); i++) {
@@ -489,23 +493,27 @@ static void summary(struct session *s)
 			ranks(&sb, a, "Explains", dg->explains, dg->nexplains);
 	}
 	/* the list, the save line and the menu on one screen when they fit */
-	tty_keep(s->tty, tty_rows(s->tty, sb_str(&sb)) + 5);
+	tty_keep(s->tty,
+		 tty_rows(s->tty, sb_str(&sb)) + (s->save_path ? 5 : 2));
 	tty_puts(s->tty, sb_str(&sb));
 	sb_release(&sb);
 }
 
-static void save(struct session *s)
+/* Writes the snapshot when there is a place for it; returns false when
+ * writing failed (and says why). */
+static bool save(struct session *s)
 {
 	if (!s->save_path)
-		return;
+		return true;
 	if (snapshot_save(s->a, s->save_path, s->d)) {
 		show_diag(s);
-		return;
+		return false;
 	}
 	tty_printf(
 		s->tty,
 		"\nSaved the evidence and your answers to %s; 'rdmadoctor analyze %s' shows this diagnosis again.\n",
 		s->save_path, s->save_path);
+	return true;
 }
 
 /* "rdmadoctor-HOST.json" with only safe characters. */
@@ -528,9 +536,10 @@ static void choose_save(struct session *s)
 {
 	char line[512], prompt[600];
 	char *def = default_save_name(s->a);
+	bool chosen = !s->save_path;
 	int n;
 
-	if (!s->save_path) {
+	if (chosen) {
 		snprintf(prompt, sizeof(prompt), "Save to [%s]: ", def);
 		n = tty_read(s->tty, prompt, line, sizeof(line));
 		if (n < 0) {
@@ -541,7 +550,11 @@ static void choose_save(struct session *s)
 		s->save_path = xstrdup(n ? line : def);
 	}
 	free(def);
-	save(s);
+	if (!save(s) && chosen) {
+		/* ask again next time */
+		free(s->save_path);
+		s->save_path = NULL;
+	}
 }
 
 static void details(struct session *s, size_t i)
@@ -602,11 +615,9 @@ static void menu(struct session *s)
 
 		tty_end_skip(s->tty);
 		if (n == 1)
-			tty_puts(s->tty, "\n[1] evidence  ");
+			tty_puts(s->tty, "[1] evidence  ");
 		else if (n)
-			tty_printf(s->tty, "\n[1-%zu] evidence  ", n);
-		else
-			tty_puts(s->tty, "\n");
+			tty_printf(s->tty, "[1-%zu] evidence  ", n);
 		tty_printf(s->tty,
 			   "[r] re-check after a fix  %s[s] save  [q] quit\n",
 			   n ? "[l] list  " : "");
@@ -721,7 +732,6 @@ int cmd_guide(struct options *o)
 	if (o->save)
 		s.save_path = xstrdup(o->save);
 	if (answers_from_options(&s.answers, o, s.d)) {
-		diag_print(s.d, stderr, "rdmadoctor");
 		rc = EXIT_USAGE;
 		goto out;
 	}

@@ -314,11 +314,38 @@ static void emit_line(struct tty *t, const char *line, size_t n)
 	sb_release(&rows);
 }
 
+/* Appends s to sb with what could drive the terminal shown as \xNN:
+ * control characters other than newline, and escapes other than colour
+ * (text from a bundle must not move the cursor or retitle the window). */
+static void add_safe(struct strbuf *sb, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		size_t n = 2;
+
+		if (c == '\033' && p[1] == '[') {
+			while (p[n] && strchr("0123456789;", p[n]))
+				n++;
+			if (p[n] == 'm') {
+				sb_add(sb, p, n + 1);
+				p += n;
+				continue;
+			}
+		}
+		if (c == '\t')
+			sb_putc(sb, ' ');
+		else if ((c < 0x20 && c != '\n') || c == 0x7f)
+			sb_printf(sb, "\\x%02x", c);
+		else
+			sb_putc(sb, (char)c);
+	}
+}
+
 void tty_puts(struct tty *t, const char *s)
 {
 	const char *p, *nl;
 
-	sb_puts(&t->pending, s);
+	add_safe(&t->pending, s);
 	p = sb_str(&t->pending);
 	while ((nl = strchr(p, '\n'))) {
 		emit_line(t, p, (size_t)(nl - p));
@@ -425,28 +452,33 @@ static long elapsed_ms(const struct timespec *since)
 	       (now.tv_nsec - since->tv_nsec) / 1000000;
 }
 
-/* Draws the progress line; t->lock is held. */
+/* Draws the progress line; t->lock is held.  No allocation here: the
+ * collectors fork while this runs on the spinner thread. */
 static void draw(struct tty *t)
 {
 	static const char spin[] = "|/-\\";
-	struct strbuf sb = STRBUF_INIT;
+	char line[sizeof(t->step) + 64];
 	long ms = elapsed_ms(&t->since);
 	int room = t->width - 14, col = 0, w;
+	size_t len;
 
-	sb_printf(&sb, "\r\033[K  %c ",
-		  ms >= SLOW_STEP_MS ? spin[t->tick % 4] : ' ');
+	len = (size_t)snprintf(line, sizeof(line), "\r\033[K  %c ",
+			       ms >= SLOW_STEP_MS ? spin[t->tick % 4] : ' ');
 	for (size_t i = 0, n = strlen(t->step); i < n && col < room;) {
 		size_t cl = char_len(t->step + i, n - i, &w);
 
-		if (t->step[i] >= ' ' || (unsigned char)t->step[i] >= 0x80)
-			sb_add(&sb, t->step + i, cl);
+		if (len + cl < sizeof(line) - 32 &&
+		    ((unsigned char)t->step[i] >= ' ' && t->step[i] != 0x7f)) {
+			memcpy(line + len, t->step + i, cl);
+			len += cl;
+		}
 		col += w;
 		i += cl;
 	}
+	line[len] = '\0';
 	if (ms >= SLOW_STEP_MS)
-		sb_printf(&sb, " (%ld s)", ms / 1000);
-	put_raw(t->fd, sb_str(&sb));
-	sb_release(&sb);
+		snprintf(line + len, sizeof(line) - len, " (%ld s)", ms / 1000);
+	put_raw(t->fd, line);
 }
 
 static void *spinner(void *arg)

@@ -25,7 +25,9 @@ void tty_close(struct tty *t);
  * prompt. */
 void tty_printf(struct tty *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Prints text as is (it may hold colour escapes and newlines). */
+/* Prints text (it may hold colour escapes and newlines); any other
+ * control character or escape is shown as \xNN, so that text from a
+ * bundle cannot drive the terminal. */
 void tty_puts(struct tty *t, const char *s);
 /* Rows that text takes once wrapped. */
 int tty_rows(const struct tty *t, const char *text);

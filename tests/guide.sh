@@ -298,6 +298,33 @@ same "session --save then analyze" "$T/scripted.json" "$T/first-analyze.json"
 "$BIN" analyze --json "$T/a.json" > "$T/a-analyze.json"
 same "re-checked session --save then analyze" "$T/fixed.json" "$T/a-analyze.json"
 
+# a session on a fact file (analyze's input); a host name that carries
+# escape sequences is shown, not obeyed
+"$BIN" facts --json --root $FIX |
+	sed 's/"hostname": "cx5-node07"/"hostname": "evil\\u001b]0;pwned\\u0007"/' > "$T/evil.json"
+grep -q 'u001b' "$T/evil.json" || bad "the evil fact file lacks its escape"
+tm new-session -d -s e -x 80 -y 24 \
+	"'$BIN' guide '$T/evil.json' --answers '$T/answers.yaml'; echo \"exit \$?\"; sleep 3600"
+prompt e "\[r\] re-check after a fix"
+shown e 'Diagnosis of evil\\x1b\]0;pwned\\x07'
+shown e "upgrade FW to ≥16.27.2000"
+tm kill-session -t e
+
+# a slow step gets a spinner and its seconds: an ibstat that takes 3 s
+mkdir -p "$T/bin"
+printf '#!/bin/sh\nsleep 3\necho "CA type: none"\n' > "$T/bin/ibstat"
+chmod +x "$T/bin/ibstat"
+tm new-session -d -s d -x 80 -y 24 \
+	"PATH='$T/bin':\$PATH '$BIN' guide; echo \"exit \$?\"; sleep 3600"
+i=0
+while [ $i -lt $WAIT ] && ! screen d | grep -q 'running ibstat ([0-9]* s)'; do
+	sleep 0.1
+	i=$((i + 1))
+done
+screen d | grep -q '^  [|/\\-] running ibstat ([0-9]* s)$' && ok ||
+	bad "no progress line with a spinner while a slow ibstat runs"
+tm kill-session -t d
+
 # no command on a terminal is the guide; NO_COLOR; Ctrl-C at a question
 # leaves the terminal clean and no file behind
 tm new-session -d -s c -x 80 -y 24 "env PS1='$ ' NO_COLOR=1 sh"

@@ -695,8 +695,12 @@ static int session(struct session *s)
 		walk_layer(s, (enum layer)l);
 	if (!s->quit)
 		sweep(s, "One more question before the diagnosis:");
-	if (s->quit)
+	if (s->quit) {
+		tty_puts(
+			s->tty,
+			"\nStopped before the diagnosis; nothing was saved.\n");
 		return analysis_exit_code(s->a);
+	}
 	summary(s);
 	save(s);
 	menu(s);

@@ -21,7 +21,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wwrite-strings -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. $(PKG_CFLAGS) \
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -pthread $(WARN) $(CFLAGS) -I. $(PKG_CFLAGS) \
 	-DRD_VERSION='"$(VERSION)"' -DRD_DATADIR='"$(DATADIR)"' -MMD -MP
 ifeq ($(WERROR),1)
 ALL_CFLAGS += -Werror

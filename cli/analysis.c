@@ -128,17 +128,63 @@ static const char *split_kind(const char *arg, char *kind, size_t size)
 	return eq + 1;
 }
 
+int analysis_answer(struct analysis *a, const char *question, const char *value,
+		    const struct answer_origin *where)
+{
+	const struct question *q = rule_set_question(a->rs, question);
+	char *text;
+	struct fact *f;
+	bool ok = false, added;
+
+	for (size_t k = 0; q && k < q->nchoices; k++)
+		ok |= !strcmp(q->choices[k].value, value);
+	if (!q || !ok) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!q)
+			sb_printf(&sb, "unknown question '%s'", question);
+		else
+			sb_printf(&sb, "'%s' is not an answer to question '%s'",
+				  value, question);
+		for (size_t k = 0; q && k < q->nchoices; k++)
+			sb_printf(&sb, "%s%s", k ? ", " : " (choices: ",
+				  q->choices[k].value);
+		if (q)
+			sb_putc(&sb, ')');
+		diag_at(a->d, DIAG_ERROR, where ? where->file : NULL,
+			where ? where->line : 0, where ? where->col : 0, NULL,
+			"%s", sb_str(&sb));
+		sb_release(&sb);
+		return -EINVAL;
+	}
+	text = xasprintf("%s=%s", question, value);
+	f = fact_base_begin(a->fb, sym_intern_cstr("answer"),
+			    fact_base_source(a->fb, "user"), 0, text,
+			    strlen(text));
+	free(text);
+	fact_put(a->fb, f, sym_intern_cstr("question"), value_cstr(question), 0,
+		 NULL, 0);
+	fact_put(a->fb, f, sym_intern_cstr("value"), value_cstr(value), 0, NULL,
+		 0);
+	if (!a->engine) {
+		fact_base_commit(a->fb, f, &added);
+		return 0;
+	}
+	engine_add_fact(a->engine, f);
+	return engine_run(a->engine);
+}
+
 static int add_answers(struct analysis *a, const struct analysis_opts *o,
 		       struct diag *d)
 {
-	uint32_t src = fact_base_source(a->fb, "user");
-
 	for (size_t i = 0; i < o->nanswers; i++) {
+		const struct answer_origin *at =
+			o->answer_at && o->answer_at[i].file ?
+				&o->answer_at[i] :
+				NULL;
 		const char *eq = strchr(o->answers[i], '=');
-		const struct question *q;
-		struct fact *f;
 		char *qid;
-		bool ok = false, added;
+		int err;
 
 		if (!eq) {
 			diag_error(d, "--answer takes question=value, not '%s'",
@@ -146,26 +192,10 @@ static int add_answers(struct analysis *a, const struct analysis_opts *o,
 			return -EINVAL;
 		}
 		qid = xstrndup(o->answers[i], (size_t)(eq - o->answers[i]));
-		q = rule_set_question(a->rs, qid);
-		for (size_t k = 0; q && k < q->nchoices; k++)
-			ok |= !strcmp(q->choices[k].value, eq + 1);
-		if (!q || !ok) {
-			diag_error(
-				d,
-				q ? "'%s' is not an answer to question '%s'" :
-				    "unknown question '%s'%s",
-				q ? eq + 1 : qid, q ? qid : "");
-			free(qid);
-			return -EINVAL;
-		}
-		f = fact_base_begin(a->fb, sym_intern_cstr("answer"), src, 0,
-				    o->answers[i], strlen(o->answers[i]));
-		fact_put(a->fb, f, sym_intern_cstr("question"), value_cstr(qid),
-			 0, NULL, 0);
-		fact_put(a->fb, f, sym_intern_cstr("value"), value_cstr(eq + 1),
-			 0, NULL, 0);
-		fact_base_commit(a->fb, f, &added);
+		err = analysis_answer(a, qid, eq + 1, at);
 		free(qid);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -204,7 +234,12 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 	bool files = false;
 	int err = 0;
 
-	run = collect_run_new(a->fb, d, o->progress ? progress : NULL, NULL);
+	if (o->progress_fn)
+		run = collect_run_new(a->fb, d, o->progress_fn,
+				      o->progress_arg);
+	else
+		run = collect_run_new(a->fb, d, o->progress ? progress : NULL,
+				      NULL);
 	if (o->live || o->root) {
 		struct source *s =
 			o->root ? source_dir_new(o->root, true, &so, d) :

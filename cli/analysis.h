@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collectors/collect.h"
 #include "engine/diag.h"
 #include "engine/diagnosis.h"
 #include "engine/engine.h"
@@ -23,6 +24,13 @@ enum exit_code {
 	EXIT_RULES = 3, /* rules or kb failed to load or to run */
 };
 
+/* Where an answer was written: an --answers file position (file NULL:
+ * the command line). */
+struct answer_origin {
+	const char *file;
+	int line, col;
+};
+
 struct analysis_opts {
 	const char *root; /* check --root */
 	const char **paths; /* analyze PATH... (KIND=FILE allowed) */
@@ -32,8 +40,11 @@ struct analysis_opts {
 	size_t nrule_dirs;
 	unsigned timeout_ms;
 	bool progress; /* progress lines on stderr */
+	collect_progress_fn progress_fn; /* instead of the stderr lines */
+	void *progress_arg;
 	bool no_engine; /* facts only */
 	const char **answers; /* "question=value" */
+	const struct answer_origin *answer_at; /* where each came from, or NULL */
 	size_t nanswers;
 	struct snapshot *record; /* collect: record what the host source serves */
 	bool no_site_rules; /* leave out /etc and ~/.config overlays */
@@ -97,6 +108,13 @@ void analysis_free(struct analysis *a);
 
 /* Re-ranks and re-judges after facts were added (guided answers). */
 void analysis_refresh(struct analysis *a);
+
+/* Adds the answer fact question=value (provenance "user") after checking
+ * that the question exists and value is one of its choices; with the
+ * engine running, the rules it enables fire.  Returns 0, -EINVAL after
+ * reporting to a->d (at where, when not NULL), or the engine's error. */
+int analysis_answer(struct analysis *a, const char *question, const char *value,
+		    const struct answer_origin *where);
 
 /* The exit code for a finished analysis. */
 int analysis_exit_code(const struct analysis *a);

@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include "cli/analysis.h"
+#include "cli/answers.h"
 #include "cli/commands.h"
 #include "cli/report.h"
+#include "cli/savefile.h"
 #include "cli/term.h"
 
 static void fill(struct analysis_opts *ao, const struct options *o)
@@ -17,15 +19,16 @@ static void fill(struct analysis_opts *ao, const struct options *o)
 	ao->timeout_ms = o->timeout_ms;
 	ao->progress =
 		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
-	ao->answers = o->answers;
-	ao->nanswers = o->nanswers;
 }
 
 static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		  int rc, const char *command)
 {
 	struct report_opts ro = { o->explain, command };
+	bool save_failed = false;
 
+	if (a && o->save)
+		save_failed = savefile_write(a, o->save, d) != 0;
 	diag_print(d, stderr, "rdmadoctor");
 	if (!a)
 		return rc;
@@ -39,7 +42,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		report_text(stdout, a, &ro);
 	}
 	if (!rc)
-		rc = analysis_exit_code(a);
+		rc = save_failed ? EXIT_USAGE : analysis_exit_code(a);
 	analysis_free(a);
 	return rc;
 }
@@ -49,9 +52,15 @@ static int run(const struct options *o, struct analysis_opts *ao,
 {
 	struct diag *d = diag_new();
 	struct analysis *a = NULL;
-	int rc = analysis_run(ao, d, &a);
+	struct answers as = { 0 };
+	int rc = EXIT_USAGE;
 
+	if (!answers_from_options(&as, o, d)) {
+		answers_to_opts(&as, ao);
+		rc = analysis_run(ao, d, &a);
+	}
 	rc = finish(o, d, a, rc, command);
+	answers_release(&as);
 	diag_free(d);
 	return rc;
 }
@@ -92,7 +101,8 @@ int cmd_facts(struct options *o)
 	struct analysis_opts ao;
 	struct diag *d = diag_new();
 	struct analysis *a = NULL;
-	int rc;
+	struct answers as = { 0 };
+	int rc = EXIT_USAGE;
 
 	fill(&ao, o);
 	ao.root = o->root;
@@ -100,7 +110,11 @@ int cmd_facts(struct options *o)
 	ao.paths = (const char **)o->args;
 	ao.npaths = o->nargs;
 	ao.no_engine = true;
-	rc = analysis_run(&ao, d, &a);
+	if (!answers_from_options(&as, o, d)) {
+		answers_to_opts(&as, &ao);
+		rc = analysis_run(&ao, d, &a);
+	}
+	answers_release(&as);
 	diag_print(d, stderr, "rdmadoctor");
 	diag_free(d);
 	if (!a)

@@ -330,6 +330,13 @@ static char *(*const summarize[LAYER_COUNT])(const struct analysis *,
 	[LAYER_VERBS] = verbs,
 };
 
+char *layers_evidence(const struct analysis *a, enum layer l)
+{
+	bool judged;
+
+	return summarize[l](a, &judged);
+}
+
 void layers_judge(struct analysis *a)
 {
 	for (int l = 0; l < LAYER_COUNT; l++) {

@@ -16,6 +16,21 @@ struct command_entry {
 };
 
 static const struct command_entry commands[] = {
+	{ "guide", cmd_guide,
+	  "guide [--root DIR] [PATH...] [--answers FILE] [--save FILE]",
+	  "A guided session on a terminal: gathers the evidence, walks the five\n"
+	  "  layers bottom-up (what was found, each check, the layer's verdict), asks\n"
+	  "  only what the machine cannot tell (the symptom, the expected link rate, a\n"
+	  "  recent change, containers), then ranks the causes with what to do.  Pick\n"
+	  "  a cause to see its evidence and reasoning; 'r' re-checks after a fix and\n"
+	  "  shows what changed.  --answers FILE (YAML or JSON, 'question: answer')\n"
+	  "  and --answer Q=V answer questions beforehand; --save FILE writes the\n"
+	  "  evidence and the answers for a ticket ('analyze FILE' reproduces the\n"
+	  "  diagnosis).  Without a terminal (or with --json) it runs as 'check', or\n"
+	  "  as 'analyze' when paths are given.  'rdmadoctor' alone on a terminal\n"
+	  "  starts it.\n"
+	  "  Example: rdmadoctor guide\n"
+	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root" },
 	{ "check", cmd_check, "check [--root DIR] [--timeout SEC]",
 	  "Diagnose this host, or the directory snapshot given with --root.\n"
 	  "  Reads /sys, /proc and the kernel config, asks libibverbs for devices and\n"
@@ -81,6 +96,8 @@ static void usage(FILE *out)
 		"                    and the rules that lacked evidence\n"
 		"      --rules DIR   add a rule overlay (repeatable; a file works too)\n"
 		"      --answer Q=V  answer a question a rule asks (repeatable)\n"
+		"      --answers FILE  answers from a YAML or JSON file\n"
+		"      --save FILE   also write the evidence and answers as a fact file\n"
 		"      --no-color    no colour (also when NO_COLOR is set or not a TTY)\n"
 		"  -q, --quiet       no progress lines on stderr\n"
 		"  -o, --output FILE where collect writes its snapshot\n"
@@ -95,7 +112,8 @@ static void usage(FILE *out)
 		"\n"
 		"Rules and kb come from %s (RDMADOCTOR_DATADIR overrides);\n"
 		"site overlays from /etc/rdmadoctor/rules.d and ~/.config/rdmadoctor/rules.d.\n"
-		"With no command, rdmadoctor runs 'check'.\n",
+		"With no command, rdmadoctor runs 'guide' on a terminal and 'check'\n"
+		"otherwise.\n",
 		analysis_datadir());
 }
 
@@ -111,8 +129,8 @@ int main(int argc, char **argv)
 {
 	const struct command_entry *cmd = NULL;
 	struct options o;
-	static char check_word[] = "check";
-	char *check_argv[] = { check_word, NULL };
+	static char default_word[] = "rdmadoctor";
+	char *default_argv[] = { default_word, NULL };
 	int rc;
 
 	if (argc > 1 && argv[1][0] != '-') {
@@ -132,7 +150,7 @@ int main(int argc, char **argv)
 		argv++;
 	} else if (argc == 1) {
 		argc = 1;
-		argv = check_argv;
+		argv = default_argv;
 	}
 	if (options_parse(argc, argv, &o))
 		return EXIT_USAGE;
@@ -147,9 +165,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 		rc = EXIT_HEALTHY;
 	} else {
-		if (!cmd)
-			cmd = find("check");
-		rc = cmd->run(&o);
+		rc = cmd ? cmd->run(&o) : cmd_default(&o);
 	}
 	options_release(&o);
 	return rc;

@@ -16,6 +16,8 @@ enum {
 	OPT_ROOT,
 	OPT_RULES,
 	OPT_ANSWER,
+	OPT_ANSWERS,
+	OPT_SAVE,
 	OPT_TIMEOUT,
 	OPT_ORIGIN,
 };
@@ -31,6 +33,8 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "answer", required_argument, NULL, OPT_ANSWER },
+	{ "answers", required_argument, NULL, OPT_ANSWERS },
+	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "origin", no_argument, NULL, OPT_ORIGIN },
 	{ NULL, 0, NULL, 0 },
@@ -88,6 +92,12 @@ int options_parse(int argc, char **argv, struct options *o)
 		case OPT_ANSWER:
 			push(&o->answers, &o->nanswers, optarg);
 			break;
+		case OPT_ANSWERS:
+			push(&o->answer_files, &o->nanswer_files, optarg);
+			break;
+		case OPT_SAVE:
+			o->save = optarg;
+			break;
 		case OPT_ORIGIN:
 			o->origin = true;
 			break;
@@ -122,4 +132,5 @@ void options_release(struct options *o)
 {
 	free(o->rules);
 	free(o->answers);
+	free(o->answer_files);
 }

@@ -19,6 +19,9 @@ struct options {
 	size_t nrules;
 	const char **answers; /* --answer q=v */
 	size_t nanswers;
+	const char **answer_files; /* --answers FILE */
+	size_t nanswer_files;
+	const char *save; /* --save FILE */
 	unsigned timeout_ms;
 	char **args; /* positional arguments */
 	size_t nargs;

@@ -29,5 +29,9 @@ void report_text_diagnosis(FILE *out, const struct analysis *a,
 /* facts: one line per fact, or {facts: [...]}. */
 void report_facts_text(FILE *out, const struct fact_base *fb);
 struct json *report_facts_json(const struct fact_base *fb);
+/* The host's facts (collected ones and answers, not the knowledge base or
+ * what rules derived) as a fact file: 'analyze' of it reproduces the
+ * diagnoses. */
+struct json *report_snapshot_json(const struct fact_base *fb);
 
 #endif

@@ -8,6 +8,7 @@
 #include "engine/explain.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
+#include "engine/vocab.h"
 
 /* Rounds to three decimals so that output is stable across platforms. */
 static struct json *rounded(double v)
@@ -169,4 +170,18 @@ void report_print_json(FILE *out, struct json *j)
 struct json *report_facts_json(const struct fact_base *fb)
 {
 	return factfile_json(fb, NULL);
+}
+
+/* Facts that describe the host: collected facts and answers, without the
+ * knowledge base and derived facts. */
+static bool describes_host(const struct fact *f)
+{
+	const struct vocab_kind *vk = vocab_kind(f->kind);
+
+	return !f->firing && vk && strcmp(vk->source, "kb");
+}
+
+struct json *report_snapshot_json(const struct fact_base *fb)
+{
+	return factfile_json(fb, describes_host);
 }

@@ -108,7 +108,8 @@ void report_text_diagnosis(FILE *out, const struct analysis *a,
 
 			fputs("     ", out);
 			term_puts(out, fact_base_source_name(a->fb, p->src));
-			fprintf(out, ":%u", p->line);
+			if (p->line)
+				fprintf(out, ":%u", p->line);
 			if (p->text) {
 				fputs("  ", out);
 				term_puts(out, p->text);
@@ -162,6 +163,42 @@ static void collectors(FILE *out, const struct analysis *a)
 		fputs("  nothing\n", out);
 }
 
+/* Whether a rule waits only for answers, not for evidence. */
+static bool waits_for_answers(const struct skipped *s)
+{
+	for (size_t k = 0; k < s->nmissing; k++)
+		if (strncmp(s->missing[k], "answer to question ", 19))
+			return false;
+	return true;
+}
+
+static void skipped(FILE *out, const struct analysis *a, bool explain)
+{
+	size_t answers = 0, evidence;
+
+	for (size_t i = 0; i < a->nskipped; i++)
+		answers += waits_for_answers(&a->skipped[i]);
+	evidence = a->nskipped - answers;
+	if (evidence)
+		fprintf(out,
+			"%zu rule%s could not be checked for lack of evidence%s\n",
+			evidence, evidence == 1 ? "" : "s",
+			explain ? "." : " (--explain lists them).");
+	if (answers)
+		fprintf(out,
+			"%zu rule%s wait%s for answers ('rdmadoctor guide' asks; or --answer Q=V).\n",
+			answers, answers == 1 ? "" : "s",
+			answers == 1 ? "s" : "");
+	for (size_t i = 0; explain && i < a->nskipped; i++) {
+		fprintf(out, "  %s: needs ", a->skipped[i].id);
+		for (size_t k = 0; k < a->skipped[i].nmissing; k++) {
+			fputs(k ? "; " : "", out);
+			term_puts(out, a->skipped[i].missing[k]);
+		}
+		fputc('\n', out);
+	}
+}
+
 void report_text(FILE *out, const struct analysis *a,
 		 const struct report_opts *o)
 {
@@ -190,20 +227,8 @@ void report_text(FILE *out, const struct analysis *a,
 			fputc('\n', out);
 		}
 	}
-	if (a->nskipped) {
-		fprintf(out,
-			"%zu rule%s could not be checked for lack of evidence%s\n",
-			a->nskipped, a->nskipped == 1 ? "" : "s",
-			o->explain ? ":" : " (--explain lists them).");
-		for (size_t i = 0; o->explain && i < a->nskipped; i++) {
-			fprintf(out, "  %s: needs ", a->skipped[i].id);
-			for (size_t k = 0; k < a->skipped[i].nmissing; k++) {
-				fputs(k ? "; " : "", out);
-				term_puts(out, a->skipped[i].missing[k]);
-			}
-			fputc('\n', out);
-		}
-	}
+	if (a->nskipped)
+		skipped(out, a, o->explain);
 	fputc('\n', out);
 	collectors(out, a);
 }

@@ -130,12 +130,11 @@ static int seed_facts(struct fact_base *fb, void *arg, struct diag *d)
 						NULL;
 
 		if (!k) {
-			ydoc_report(s->t->doc, s->t->d, DIAG_ERROR,
-				    kind ? kind : f,
-				    kind ? "'%s' is not a fact kind of the vocabulary (rdmadoctor rules reference lists them)" :
-					   "a fact needs a 'kind'%s",
-				    kind && ynode_is_scalar(kind) ? kind->str :
-								    "");
+			ydoc_report(
+				s->t->doc, s->t->d, DIAG_ERROR, kind ? kind : f,
+				kind ? "'%s' is not a fact kind of the vocabulary (rdmadoctor rules reference lists them)" :
+				       "a fact needs a 'kind'%s",
+				kind && ynode_is_scalar(kind) ? kind->str : "");
 			err = -EINVAL;
 			continue;
 		}
@@ -210,7 +209,8 @@ static bool satisfies(const struct diagnosis *g, const struct ynode *w,
 		return false;
 	}
 	if (msg && !strstr(g->message, msg->str)) {
-		sb_printf(why, "with a message holding \"%s\", but it says \"%s\"",
+		sb_printf(why,
+			  "with a message holding \"%s\", but it says \"%s\"",
 			  msg->str, g->message);
 		return false;
 	}
@@ -232,14 +232,14 @@ static bool check_want(struct tfile *t, const struct ynode *w)
 	if (ynode_is_scalar(w))
 		return true;
 	if (w->type != YNODE_MAP || !want_id(w)) {
-		ydoc_report(t->doc, t->d, DIAG_ERROR, w,
-			    "an expected diagnosis is an id, or a mapping with 'id' and optionally rank, layer, severity, message");
+		ydoc_report(
+			t->doc, t->d, DIAG_ERROR, w,
+			"an expected diagnosis is an id, or a mapping with 'id' and optionally rank, layer, severity, message");
 		return false;
 	}
 	for (size_t i = 0; i < w->n; i++)
 		if (!ynode_is_scalar(ynode_value(w, i))) {
-			ydoc_report(t->doc, t->d, DIAG_ERROR,
-				    ynode_value(w, i),
+			ydoc_report(t->doc, t->d, DIAG_ERROR, ynode_value(w, i),
 				    "'%s' takes a plain value",
 				    ynode_key(w, i)->str);
 			return false;
@@ -289,9 +289,10 @@ static bool compare(const struct analysis *a, const struct ynode *expect,
 			wanted = !strcmp(want_id(want->items[i]), g->id);
 		for (size_t i = 0; absent && i < absent->n && !banned; i++)
 			banned = !strcmp(absent->items[i]->str, g->id);
-		if (banned || (strict && !wanted &&
-			       g->severity >= SEVERITY_WARNING))
-			sb_printf(out, "unexpected %s (#%d, %s layer, %s): %s\n",
+		if (banned ||
+		    (strict && !wanted && g->severity >= SEVERITY_WARNING))
+			sb_printf(out,
+				  "unexpected %s (#%d, %s layer, %s): %s\n",
 				  g->id, g->rank, layer_to_str(g->layer),
 				  severity_to_str(g->severity), g->message);
 	}
@@ -307,13 +308,15 @@ static bool check_expect(struct tfile *t, const struct ynode *e)
 	if (ynode_is_scalar(e)) {
 		if (!strcmp(e->str, "none"))
 			return true;
-		ydoc_report(t->doc, t->d, DIAG_ERROR, e,
-			    "'expect' is 'none' or a mapping with 'diagnoses', 'absent' or 'only'");
+		ydoc_report(
+			t->doc, t->d, DIAG_ERROR, e,
+			"'expect' is 'none' or a mapping with 'diagnoses', 'absent' or 'only'");
 		return false;
 	}
 	if (e->type != YNODE_MAP) {
-		ydoc_report(t->doc, t->d, DIAG_ERROR, e,
-			    "'expect' is 'none' or a mapping with 'diagnoses', 'absent' or 'only'");
+		ydoc_report(
+			t->doc, t->d, DIAG_ERROR, e,
+			"'expect' is 'none' or a mapping with 'diagnoses', 'absent' or 'only'");
 		return false;
 	}
 	ok = check_keys(t, e, "expect", keys, ARRAY_SIZE(keys));
@@ -394,15 +397,17 @@ static bool check_case(struct tfile *t, const struct ynode *c)
 			   *expect = ynode_get(c, "expect");
 
 	if (c->type != YNODE_MAP) {
-		ydoc_report(t->doc, t->d, DIAG_ERROR, c,
-			    "a test case is a mapping with 'name', its input and 'expect'");
+		ydoc_report(
+			t->doc, t->d, DIAG_ERROR, c,
+			"a test case is a mapping with 'name', its input and 'expect'");
 		return false;
 	}
 	if (!check_keys(t, c, "a test case", keys, ARRAY_SIZE(keys)))
 		return false;
 	if (!ynode_is_scalar(name) || !name->len) {
-		ydoc_report(t->doc, t->d, DIAG_ERROR, name ? name : c,
-			    "a test case needs a 'name' that says what it shows");
+		ydoc_report(
+			t->doc, t->d, DIAG_ERROR, name ? name : c,
+			"a test case needs a 'name' that says what it shows");
 		return false;
 	}
 	if (!expect) {
@@ -411,9 +416,10 @@ static bool check_case(struct tfile *t, const struct ynode *c)
 		return false;
 	}
 	if (!facts && !root && !ynode_get(c, "paths")) {
-		ydoc_report(t->doc, t->d, DIAG_ERROR, c,
-			    "test case '%s' has no input: give 'facts', 'root' or 'paths'",
-			    name->str);
+		ydoc_report(
+			t->doc, t->d, DIAG_ERROR, c,
+			"test case '%s' has no input: give 'facts', 'root' or 'paths'",
+			name->str);
 		return false;
 	}
 	if (facts && facts->type != YNODE_SEQ) {
@@ -534,8 +540,9 @@ static int run_file(struct run *run, const char *path, const char *name,
 		strcpy(t.dir, ".");
 	root = t.doc ? ydoc_root(t.doc) : NULL;
 	if (t.doc && (!root || root->type != YNODE_MAP)) {
-		ydoc_report(t.doc, t.d, DIAG_ERROR, root,
-			    "a rule test file is a mapping with 'language: 1' and 'tests'");
+		ydoc_report(
+			t.doc, t.d, DIAG_ERROR, root,
+			"a rule test file is a mapping with 'language: 1' and 'tests'");
 		ok = false;
 	}
 	if (t.doc && ok) {
@@ -546,13 +553,15 @@ static int run_file(struct run *run, const char *path, const char *name,
 		ok = check_keys(&t, root, "a rule test file", keys,
 				ARRAY_SIZE(keys));
 		if (ok && (!ynode_is_scalar(lang) || atoi(lang->str) < 1)) {
-			ydoc_report(t.doc, t.d, DIAG_ERROR, lang ? lang : root,
-				    "a rule test file starts with 'language: 1'");
+			ydoc_report(
+				t.doc, t.d, DIAG_ERROR, lang ? lang : root,
+				"a rule test file starts with 'language: 1'");
 			ok = false;
 		} else if (ok && atoi(lang->str) > LANGUAGE_MAX) {
-			ydoc_report(t.doc, t.d, DIAG_ERROR, lang,
-				    "this file needs rule language %s; rdmadoctor %s reads up to %d",
-				    lang->str, RD_VERSION, LANGUAGE_MAX);
+			ydoc_report(
+				t.doc, t.d, DIAG_ERROR, lang,
+				"this file needs rule language %s; rdmadoctor %s reads up to %d",
+				lang->str, RD_VERSION, LANGUAGE_MAX);
 			ok = false;
 		} else if (ok && (!tests || tests->type != YNODE_SEQ)) {
 			ydoc_report(t.doc, t.d, DIAG_ERROR,
@@ -603,8 +612,8 @@ static void coverage(struct run *run, const char *dir, const char *overlay)
 
 		if (r->origin_level != level || fired_has(&run->fired, r->id))
 			continue;
-		printf("FAIL  %s:%d: rule %s has no test case that sees it fire (add one to %s)\n",
-		       r->file, r->line, r->id, dir);
+		printf("FAIL  %s:%d: rule %s has no test case that sees it fire (add one to %s/*.test.yaml)\n",
+		       r->file, r->line, r->id, overlay ? dir : "rules");
 		run->failed++;
 	}
 	rule_set_free(rs);
@@ -654,7 +663,8 @@ int rules_test(const struct options *o, char **paths, size_t npaths)
 		if (is_dir(paths[i])) {
 			run_dir(&run, paths[i], true);
 		} else {
-			char *dir = xstrdup(paths[i]), *slash = strrchr(dir, '/');
+			char *dir = xstrdup(paths[i]),
+			     *slash = strrchr(dir, '/');
 
 			if (slash)
 				*slash = '\0';

@@ -1,10 +1,11 @@
 #!/bin/sh
-# Every test that runs the binary: golden outputs and command-line
-# behaviour.  (Unit tests run from 'make unit'.)
+# Every test that runs the binary: golden outputs, command-line behaviour
+# and the guided session on a terminal.  (Unit tests run from 'make unit'.)
 set -u
 cd "$(dirname "$0")/.."
 export RDMADOCTOR_DATADIR="$(pwd)"
 status=0
 tests/run-golden.sh || status=1
 tests/cli.sh || status=1
+tests/guide.sh || status=1
 exit $status

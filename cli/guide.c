@@ -1,0 +1,755 @@
+/* rdmadoctor guide: the guided session on a terminal.  It gathers the
+ * evidence with a live progress line, then walks the five layers bottom-up
+ * as the field guide's checklist does: for each layer what the evidence
+ * shows, each check and its outcome, and the verdict.  It asks a question
+ * only when a rule that otherwise matches waits for its answer, and never
+ * the same one twice.  Then it ranks the causes with their remediation,
+ * shows any one's evidence and reasoning, re-checks after a fix and says
+ * what changed, and saves the evidence with the answers for a ticket. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli/analysis.h"
+#include "cli/answers.h"
+#include "cli/commands.h"
+#include "cli/layers.h"
+#include "cli/recheck.h"
+#include "cli/report.h"
+#include "cli/savefile.h"
+#include "cli/term.h"
+#include "cli/tty.h"
+#include "engine/strbuf.h"
+#include "engine/symbol.h"
+#include "engine/xalloc.h"
+
+/* Evidence changes listed after a re-check before "and N more". */
+#define RECHECK_EVIDENCE_LINES 8 /* @@ */
+/* Column where the status of a check line starts. */
+#define STATUS_COLUMN 66 /* @@ */
+
+static const char *const layer_docs[] = {
+#define X(id, name, doc) doc,
+	RULE_LAYERS(X)
+#undef X
+};
+
+struct session {
+	const struct options *o;
+	struct tty *tty;
+	struct diag *d;
+	struct analysis_opts base; /* what to collect from */
+	struct answers answers; /* given beforehand, then in the session */
+	struct analysis *a;
+	char **asked; /* question ids asked in this session */
+	size_t nasked;
+	bool no_input; /* input ended: ask nothing more */
+	bool quit;
+	char *save_path; /* --save, or chosen with 's' */
+};
+
+/* ---- plumbing ---- */
+
+/* Shows what went to the diagnostics sink, paged like everything else. */
+static void show_diag(struct session *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!diag_count(s->d))
+		return;
+	f = open_memstream(&text, &len);
+	if (f) {
+		diag_print(s->d, f, "rdmadoctor");
+		fclose(f);
+		tty_puts(s->tty, text);
+		free(text);
+	}
+	diag_clear(s->d);
+}
+
+/* Collects and runs the rules with the answers so far.  Returns 0 with
+ * *out set, or an exit code (reported). */
+static int analyze(struct session *s, struct analysis **out)
+{
+	struct analysis_opts ao = s->base;
+	int rc;
+
+	answers_to_opts(&s->answers, &ao);
+	ao.progress_fn = tty_progress;
+	ao.progress_arg = s->tty;
+	tty_progress_begin(s->tty);
+	rc = analysis_run(&ao, s->d, out);
+	tty_progress_end(s->tty);
+	show_diag(s);
+	if (*out && rc == EXIT_RULES)
+		return 0; /* a run-time failure: show what was found */
+	return rc;
+}
+
+static bool was_asked(const struct session *s, const char *id)
+{
+	for (size_t i = 0; i < s->nasked; i++)
+		if (!strcmp(s->asked[i], id))
+			return true;
+	return false;
+}
+
+static const char *severity_word(enum severity sev)
+{
+	static const char *const words[] = { "info", "warning", "FAULT",
+					     "CRITICAL" };
+
+	return words[sev];
+}
+
+static enum term_color severity_color(enum severity sev)
+{
+	return sev >= SEVERITY_ERROR   ? TERM_RED :
+	       sev == SEVERITY_WARNING ? TERM_YELLOW :
+					 TERM_NONE;
+}
+
+/* ---- questions ---- */
+
+/* Reads the answer to q; returns the chosen value, or NULL when input
+ * ended or the user quit. */
+static const char *read_choice(struct session *s, const struct question *q,
+			       const struct rule *r)
+{
+	char prompt[96], line[128];
+	int def = 0;
+
+	for (size_t i = 0; i < q->nchoices; i++)
+		if (q->def && !strcmp(q->choices[i].value, q->def))
+			def = (int)i + 1;
+	if (def)
+		snprintf(prompt, sizeof(prompt),
+			 "  Choice [1-%zu, Enter = %d, ? = why, q = quit]: ",
+			 q->nchoices, def);
+	else
+		snprintf(prompt, sizeof(prompt),
+			 "  Choice [1-%zu, ? = why, q = quit]: ", q->nchoices);
+	for (;;) {
+		int n = tty_read(s->tty, prompt, line, sizeof(line));
+		char *end;
+		long k;
+
+		if (n < 0) {
+			s->no_input = true;
+			return NULL;
+		}
+		if (!n && def)
+			return q->choices[def - 1].value;
+		if (!strcmp(line, "q") || !strcmp(line, "quit")) {
+			s->quit = true;
+			return NULL;
+		}
+		if (!strcmp(line, "?")) {
+			tty_printf(s->tty,
+				   "  %s\n  (asked for the check \"%s\")\n",
+				   q->why ? q->why : "No reason was given.",
+				   r->title);
+			continue;
+		}
+		k = strtol(line, &end, 10);
+		if (n && !*end && k >= 1 && (size_t)k <= q->nchoices)
+			return q->choices[k - 1].value;
+		for (size_t i = 0; i < q->nchoices; i++)
+			if (!strcasecmp(line, q->choices[i].value))
+				return q->choices[i].value;
+		tty_printf(
+			s->tty,
+			"  '%s' is not one of the choices; type a number from 1 to %zu.\n",
+			line, q->nchoices);
+	}
+}
+
+/* Asks q, which rule r waits for, and adds the answer. */
+static void ask(struct session *s, const struct question *q,
+		const struct rule *r)
+{
+	const char *value;
+	size_t cap = s->nasked;
+	int err;
+
+	xgrow(&s->asked, &cap, s->nasked + 1, sizeof(*s->asked));
+	s->asked[s->nasked++] = xstrdup(q->id);
+	tty_keep(s->tty, (int)q->nchoices + 4);
+	tty_printf(s->tty, "\n  Question %zu, for the check \"%s\":\n",
+		   s->nasked, r->title);
+	tty_printf(s->tty, "  %s%s%s\n", term_on(TERM_BOLD), q->prompt,
+		   term_off());
+	for (size_t i = 0; i < q->nchoices; i++)
+		tty_printf(s->tty, "    %2zu  %s%s\n", i + 1,
+			   q->choices[i].label,
+			   q->def && !strcmp(q->def, q->choices[i].value) ?
+				   " (default)" :
+				   "");
+	value = read_choice(s, q, r);
+	if (!value)
+		return;
+	answers_set(&s->answers, q->id, value, NULL);
+	/* a rule chain that runs away now is shown, and the exit code says
+	 * so, as for check */
+	err = analysis_answer(s->a, q->id, value, NULL);
+	if (err && !s->a->engine_rc)
+		s->a->engine_rc = err;
+	analysis_refresh(s->a);
+	show_diag(s);
+}
+
+/* Asks, one at a time, the questions rule r waits for.  Returns whether
+ * anything was asked. */
+static bool ask_waiting(struct session *s, const struct rule *r)
+{
+	bool any = false;
+
+	while (!s->no_input && !s->quit) {
+		const struct question *q = NULL;
+		char **ids;
+		size_t n;
+
+		engine_waits_for_answers(s->a->engine, r, &ids, &n);
+		for (size_t i = 0; i < n; i++) {
+			if (!q && !was_asked(s, ids[i]))
+				q = rule_set_question(s->a->rs, ids[i]);
+			free(ids[i]);
+		}
+		free(ids);
+		if (!q)
+			break;
+		ask(s, q, r);
+		any = true;
+	}
+	return any;
+}
+
+/* ---- the layer walk ---- */
+
+static bool skipped_for_evidence(const struct analysis *a, const char *rule_id,
+				 const char **missing)
+{
+	for (size_t i = 0; i < a->nskipped; i++) {
+		if (strcmp(a->skipped[i].id, rule_id))
+			continue;
+		for (size_t k = 0; k < a->skipped[i].nmissing; k++) {
+			if (strncmp(a->skipped[i].missing[k], "answer ", 7)) {
+				*missing = a->skipped[i].missing[k];
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* "  Title ........ status", the status in a column of its own. */
+static void check_line(struct session *s, const char *title, enum term_color c,
+		       const char *word)
+{
+	int cols = 0, dots;
+
+	for (const char *p = title; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	dots = STATUS_COLUMN - 2 - cols - 2;
+	if (dots < 3)
+		dots = 3;
+	tty_printf(
+		s->tty, "  %s %.*s %s%s%s\n", title, dots,
+		"................................................................................",
+		term_on(c), word, term_off());
+}
+
+/* The outcome of one check: the diagnosis id of rule r in its layer. */
+static void show_check(struct session *s, const struct rule *r)
+{
+	const struct analysis *a = s->a;
+	const char *missing = NULL;
+	bool fired = false, waiting = false, all_skipped = true;
+
+	for (size_t i = 0; a->dl && i < a->dl->n; i++) {
+		const struct diagnosis *dg = a->dl->items[i];
+
+		if (strcmp(dg->id, r->diag_id))
+			continue;
+		if (!fired)
+			check_line(s, dg->rule->title,
+				   severity_color(dg->severity),
+				   severity_word(dg->severity));
+		tty_printf(s->tty, "    %s\n", dg->message);
+		fired = true;
+	}
+	if (fired)
+		return;
+	for (size_t i = 0; i < rule_set_count(a->rs); i++) {
+		const struct rule *o = rule_set_at(a->rs, i);
+		const char *m = NULL;
+		char **ids;
+		size_t n;
+
+		if (o->layer != r->layer || !o->diagnoses ||
+		    strcmp(o->diag_id, r->diag_id))
+			continue;
+		if (engine_waits_for_answers(a->engine, o, &ids, &n))
+			waiting = true;
+		for (size_t k = 0; k < n; k++)
+			free(ids[k]);
+		free(ids);
+		if (skipped_for_evidence(a, o->id, &m))
+			missing = missing ? missing : m;
+		else
+			all_skipped = false;
+	}
+	if (waiting) {
+		check_line(s, r->title, TERM_DIM, "not asked");
+	} else if (all_skipped && missing) {
+		check_line(s, r->title, TERM_DIM, "no data");
+		tty_printf(s->tty, "    needs %s\n", missing);
+	} else {
+		check_line(s, r->title, TERM_GREEN, "no");
+	}
+}
+
+static bool first_of_check(const struct rule_set *rs, size_t at)
+{
+	const struct rule *r = rule_set_at(rs, at);
+
+	for (size_t i = 0; i < at; i++) {
+		const struct rule *o = rule_set_at(rs, i);
+
+		if (o->diagnoses && o->layer == r->layer &&
+		    !strcmp(o->diag_id, r->diag_id))
+			return false;
+	}
+	return true;
+}
+
+/* Whether any rule of the check of rule r may ask a question. */
+static bool check_asks(const struct rule_set *rs, const struct rule *r)
+{
+	for (size_t i = 0; i < rule_set_count(rs); i++) {
+		const struct rule *o = rule_set_at(rs, i);
+
+		if (o->diagnoses && o->layer == r->layer &&
+		    !strcmp(o->diag_id, r->diag_id) && o->nasks)
+			return true;
+	}
+	return false;
+}
+
+/* Runs the check of rule r: its questions, then its outcome. */
+static void run_check(struct session *s, const struct rule *r)
+{
+	const struct rule_set *rs = s->a->rs;
+	bool asked = false;
+
+	for (size_t i = 0; i < rule_set_count(rs); i++) {
+		const struct rule *o = rule_set_at(rs, i);
+
+		if (o->diagnoses && o->layer == r->layer &&
+		    !strcmp(o->diag_id, r->diag_id))
+			asked |= ask_waiting(s, o);
+	}
+	if (asked)
+		tty_puts(s->tty, "\n");
+	if (!s->quit)
+		show_check(s, r);
+}
+
+static void verdict(struct session *s, enum layer l)
+{
+	const struct layer_view *v = &s->a->layers[l];
+	static const enum term_color colors[] = {
+		[LAYER_OK] = TERM_GREEN,
+		[LAYER_WARNING] = TERM_YELLOW,
+		[LAYER_FAULT] = TERM_RED,
+		[LAYER_UNKNOWN] = TERM_DIM,
+	};
+
+	tty_printf(s->tty, "  Verdict: %s%s%s%s\n\n",
+		   term_on(colors[v->status]),
+		   v->status == LAYER_FAULT ? "FAULT" :
+					      layer_status_to_str(v->status),
+		   term_off(),
+		   v->status == LAYER_UNKNOWN ? ", nothing to check here" : "");
+}
+
+static void walk_layer(struct session *s, enum layer l)
+{
+	const struct rule_set *rs = s->a->rs;
+	char *found = layers_evidence(s->a, l);
+
+	tty_keep(s->tty, 4);
+	tty_printf(s->tty, "%s[%d/%d] %s%s:  %s\n", term_on(TERM_BOLD), l + 1,
+		   LAYER_COUNT, layer_to_str(l), term_off(), layer_docs[l]);
+	tty_printf(s->tty, "  Found: %s\n",
+		   found ? found : "nothing for this layer");
+	free(found);
+	/* the checks the machine answers alone first, then those that may
+	 * ask; rules that only derive facts ask without a line of their own */
+	for (int pass = 0; pass < 3 && !s->quit; pass++) {
+		for (size_t i = 0; i < rule_set_count(rs) && !s->quit; i++) {
+			const struct rule *r = rule_set_at(rs, i);
+
+			if (r->layer != l)
+				continue;
+			if (pass == 2 && !r->diagnoses)
+				ask_waiting(s, r);
+			if (pass == 2 || !r->diagnoses ||
+			    !first_of_check(rs, i) ||
+			    check_asks(rs, r) != (pass == 1))
+				continue;
+			run_check(s, r);
+		}
+	}
+	if (!s->quit)
+		verdict(s, l);
+}
+
+/* Questions that became relevant after their layer was shown. */
+static void sweep(struct session *s, const char *heading)
+{
+	bool shown = false;
+
+	for (int l = 0; l < LAYER_COUNT && !s->quit; l++) {
+		for (size_t i = 0; i < rule_set_count(s->a->rs); i++) {
+			const struct rule *r = rule_set_at(s->a->rs, i);
+			char **ids;
+			size_t n;
+			bool waits;
+
+			if (r->layer != (enum layer)l)
+				continue;
+			waits = engine_waits_for_answers(s->a->engine, r, &ids,
+							 &n);
+			for (size_t k = 0; k < n; k++) {
+				waits &= !was_asked(s, ids[k]);
+				free(ids[k]);
+			}
+			free(ids);
+			if (!waits || s->no_input || s->quit)
+				continue;
+			if (!shown)
+				tty_printf(s->tty, "%s\n", heading);
+			shown = true;
+			ask_waiting(s, r);
+		}
+	}
+}
+
+/* ---- the diagnosis ---- */
+
+static void ranks(struct strbuf *sb, const struct analysis *a, const char *what,
+		  const size_t *idx, size_t n)
+{
+	sb_printf(sb, "    %s", what);
+	for (size_t k = 0; k < n; k++)
+		sb_printf(sb, "%s #%d", k ? "," : "",
+			  a->dl->items[idx[k]]->rank);
+	sb_puts(sb, ".\n");
+}
+
+/* The ranked causes with what to do.  A symptom that a cause explains
+ * shows its message and its cause: what to do is what the cause says. */
+static void summary(struct session *s)
+{
+	const struct analysis *a = s->a;
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_printf(&sb, "%sDiagnosis%s", term_on(TERM_BOLD), term_off());
+	if (a->hostname[0])
+		sb_printf(&sb, " of %s", a->hostname);
+	if (!a->dl || !a->dl->n)
+		sb_printf(
+			&sb,
+			": %snothing found%s; every check that had its evidence passed.\n",
+			term_on(TERM_GREEN), term_off());
+	else
+		sb_puts(&sb, ", most likely root cause first:\n");
+	for (size_t i = 0; a->dl && i < a->dl->n; i++) {
+		const struct diagnosis *dg = a->dl->items[i];
+
+		sb_printf(&sb, "\n%2d  %s%s%s  %s%s%s  %s[%s]%s\n", dg->rank,
+			  term_on(severity_color(dg->severity)),
+			  severity_word(dg->severity), term_off(),
+			  term_on(TERM_BOLD), dg->rule->title, term_off(),
+			  term_on(TERM_DIM), layer_to_str(dg->layer),
+			  term_off());
+		sb_printf(&sb, "    %s\n", dg->message);
+		if (dg->nexplained_by) {
+			ranks(&sb, a, "Explained by", dg->explained_by,
+			      dg->nexplained_by);
+			continue;
+		}
+		if (dg->nremediation)
+			sb_puts(&sb, "    What to do:\n");
+		for (size_t k = 0; k < dg->nremediation; k++)
+			sb_printf(&sb, "    - %s\n", dg->remediation[k]);
+		if (dg->nexplains)
+			ranks(&sb, a, "Explains", dg->explains, dg->nexplains);
+	}
+	/* the list, the save line and the menu on one screen when they fit */
+	tty_keep(s->tty,
+		 tty_rows(s->tty, sb_str(&sb)) + (s->save_path ? 5 : 2));
+	tty_puts(s->tty, sb_str(&sb));
+	sb_release(&sb);
+}
+
+/* Writes the snapshot when there is a place for it; returns false when
+ * writing failed (and says why). */
+static bool save(struct session *s)
+{
+	if (!s->save_path)
+		return true;
+	if (savefile_write(s->a, s->save_path, s->d)) {
+		show_diag(s);
+		return false;
+	}
+	tty_printf(
+		s->tty,
+		"\nSaved the evidence and your answers to %s; 'rdmadoctor analyze %s' shows this diagnosis again.\n",
+		s->save_path, s->save_path);
+	return true;
+}
+
+/* "rdmadoctor-HOST.json" with only safe characters. */
+static char *default_save_name(const struct analysis *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_puts(&sb, "rdmadoctor");
+	if (a->hostname[0])
+		sb_putc(&sb, '-');
+	for (const char *p = a->hostname; *p; p++)
+		sb_putc(&sb, isalnum((unsigned char)*p) || strchr("._-", *p) ?
+				     *p :
+				     '_');
+	sb_puts(&sb, ".json");
+	return sb_detach(&sb);
+}
+
+static void choose_save(struct session *s)
+{
+	char line[512], prompt[600];
+	char *def = default_save_name(s->a);
+	bool chosen = !s->save_path;
+	int n;
+
+	if (chosen) {
+		snprintf(prompt, sizeof(prompt), "Save to [%s]: ", def);
+		n = tty_read(s->tty, prompt, line, sizeof(line));
+		if (n < 0) {
+			s->no_input = true;
+			free(def);
+			return;
+		}
+		s->save_path = xstrdup(n ? line : def);
+	}
+	free(def);
+	if (!save(s) && chosen) {
+		/* ask again next time */
+		free(s->save_path);
+		s->save_path = NULL;
+	}
+}
+
+static void details(struct session *s, size_t i)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	report_text_diagnosis(f, s->a, s->a->dl->items[i], true);
+	fclose(f);
+	tty_puts(s->tty, "\n");
+	tty_puts(s->tty, text);
+	tty_end_skip(s->tty);
+	free(text);
+}
+
+static void recheck(struct session *s)
+{
+	struct analysis *now = NULL, *before;
+	struct strbuf diff = STRBUF_INIT;
+
+	tty_puts(s->tty, "\nRe-checking with your answers so far.\n");
+	if (analyze(s, &now) || !now) {
+		tty_puts(s->tty,
+			 "The re-check failed; the last results stand.\n");
+		return;
+	}
+	before = s->a;
+	s->a = now;
+	sweep(s, "A new question, since the evidence changed:");
+	if (recheck_diff(before, s->a, RECHECK_EVIDENCE_LINES, &diff))
+		tty_printf(s->tty,
+			   "\n%sWhat changed%s since the last check:\n%s",
+			   term_on(TERM_BOLD), term_off(), sb_str(&diff));
+	else
+		tty_puts(
+			s->tty,
+			"\nNothing changed since the last check: the same evidence and the same diagnoses.\n");
+	analysis_free(before);
+	sb_release(&diff);
+	tty_end_skip(s->tty);
+	tty_puts(s->tty, "\n");
+	summary(s);
+	save(s);
+}
+
+static void menu(struct session *s)
+{
+	char line[64];
+
+	while (!s->quit && !s->no_input) {
+		size_t n = s->a->dl ? s->a->dl->n : 0;
+		char *end;
+		long k;
+		int len;
+
+		tty_end_skip(s->tty);
+		if (n == 1)
+			tty_puts(s->tty, "[1] evidence  ");
+		else if (n)
+			tty_printf(s->tty, "[1-%zu] evidence  ", n);
+		tty_printf(s->tty,
+			   "[r] re-check after a fix  %s[s] save  [q] quit\n",
+			   n ? "[l] list  " : "");
+		len = tty_read(s->tty, "> ", line, sizeof(line));
+		if (len < 0)
+			break;
+		k = strtol(line, &end, 10);
+		if (len && !*end && k >= 1 && (size_t)k <= n)
+			details(s, (size_t)k - 1);
+		else if (!strcmp(line, "r"))
+			recheck(s);
+		else if (!strcmp(line, "s"))
+			choose_save(s);
+		else if (!strcmp(line, "l"))
+			summary(s);
+		else if (!strcmp(line, "q") || !strcmp(line, "quit"))
+			s->quit = true;
+		else if (len)
+			tty_printf(s->tty, "'%s' is not a choice here.\n",
+				   line);
+	}
+}
+
+/* ---- the session ---- */
+
+static void evidence_read(struct session *s)
+{
+	uint32_t kind = sym_intern_cstr("collector");
+	size_t n, ok = 0;
+	const uint32_t *ids = fact_base_of_kind(s->a->fb, kind, &n);
+	struct strbuf missing = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *f = fact_base_get(s->a->fb, ids[i]);
+
+		if (!strcmp(fact_text(f, "status"), "ok"))
+			ok++;
+		else
+			sb_printf(&missing, "%s%s", missing.len ? ", " : "",
+				  fact_text(f, "name"));
+	}
+	tty_printf(s->tty, "Read %zu of %zu sources of evidence", ok, n);
+	if (missing.len)
+		tty_printf(s->tty, " (none from %s)", sb_str(&missing));
+	tty_printf(s->tty, "%s%s.\n", s->a->hostname[0] ? " on host " : "",
+		   s->a->hostname);
+	sb_release(&missing);
+	if (s->answers.n) {
+		tty_puts(s->tty, "Answers given beforehand:");
+		for (size_t i = 0; i < s->answers.n; i++)
+			tty_printf(s->tty, " %s", s->answers.items[i]);
+		tty_puts(s->tty, "\n");
+	}
+	tty_puts(s->tty, "\n");
+}
+
+static int session(struct session *s)
+{
+	const struct options *o = s->o;
+	int rc;
+
+	tty_printf(
+		s->tty,
+		"%srdmadoctor %s%s: a guided check of %s.\n"
+		"It walks the RDMA stack bottom-up, layer by layer, as the field guide's checklist does, and asks only what the machine cannot tell.  Questions take a number; Enter takes the default.\n\n",
+		term_on(TERM_BOLD), RD_VERSION, term_off(),
+		o->root	 ? o->root :
+		o->nargs ? o->args[0] :
+			   "this host");
+	rc = analyze(s, &s->a);
+	if (rc)
+		return rc;
+	evidence_read(s);
+	for (int l = 0; l < LAYER_COUNT && !s->quit; l++)
+		walk_layer(s, (enum layer)l);
+	if (!s->quit)
+		sweep(s, "One more question before the diagnosis:");
+	if (s->quit) {
+		tty_puts(
+			s->tty,
+			"\nStopped before the diagnosis; nothing was saved.\n");
+		return analysis_exit_code(s->a);
+	}
+	summary(s);
+	save(s);
+	menu(s);
+	return analysis_exit_code(s->a);
+}
+
+static bool interactive(const struct options *o)
+{
+	return !o->json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+int cmd_default(struct options *o)
+{
+	return interactive(o) ? cmd_guide(o) : cmd_check(o);
+}
+
+int cmd_guide(struct options *o)
+{
+	struct session s = { 0 };
+	int rc;
+
+	if (!interactive(o))
+		return o->nargs ? cmd_analyze(o) : cmd_check(o);
+	s.o = o;
+	s.d = diag_new();
+	s.base.root = o->root;
+	s.base.live = !o->root && !o->nargs;
+	s.base.paths = (const char **)o->args;
+	s.base.npaths = o->nargs;
+	s.base.rule_dirs = o->rules;
+	s.base.nrule_dirs = o->nrules;
+	s.base.timeout_ms = o->timeout_ms;
+	if (o->save)
+		s.save_path = xstrdup(o->save);
+	if (answers_from_options(&s.answers, o, s.d)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	s.tty = tty_open(stdin, stdout, o->no_color);
+	rc = session(&s);
+	tty_close(s.tty);
+out:
+	diag_print(s.d, stderr, "rdmadoctor");
+	analysis_free(s.a);
+	answers_release(&s.answers);
+	for (size_t i = 0; i < s.nasked; i++)
+		free(s.asked[i]);
+	free(s.asked);
+	free(s.save_path);
+	diag_free(s.d);
+	return rc;
+}

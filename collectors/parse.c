@@ -1,6 +1,8 @@
 /* Line iteration, text helpers and the emit API. */
 #include "collectors/parse.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,6 +203,44 @@ void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max)
 	}
 }
 
+/* Length of the run of hex digits at p (at most max). */
+static size_t hex_run(const char *p, size_t n, size_t max)
+{
+	size_t i = 0;
+
+	while (i < n && i <= max && isxdigit((unsigned char)p[i]))
+		i++;
+	return i;
+}
+
+bool line_pci_addr(const struct line *t, char *buf, size_t size)
+{
+	const char *p = t->p;
+	size_t n = t->len, d = hex_run(p, n, 8), b, s;
+	char dom[16] = "0000", bus[3], slot[3];
+
+	if (d >= 4 && d <= 8 && d < n && p[d] == ':') {
+		memcpy(dom, p, d);
+		dom[d] = '\0';
+		p += d + 1;
+		n -= d + 1;
+	}
+	b = hex_run(p, n, 2);
+	if (b != 2 || n < 7 || p[2] != ':')
+		return false;
+	s = hex_run(p + 3, n - 3, 2);
+	if (s != 2 || p[5] != '.' || p[6] < '0' || p[6] > '7' ||
+	    (n > 7 && isxdigit((unsigned char)p[7])))
+		return false;
+	memcpy(bus, p, 2);
+	memcpy(slot, p + 3, 2);
+	bus[2] = slot[2] = '\0';
+	snprintf(buf, size, "%s:%s:%s.%c", dom, bus, slot, p[6]);
+	for (char *c = buf; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return true;
+}
+
 const char *driver_origin_of(const char *v, size_t n)
 {
 	size_t i = 0, dots_after_dash = 0;
@@ -320,4 +360,13 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 	}
 	e->nfacts++;
 	return fact_base_commit(e->fb, f, &added);
+}
+
+void emit_tool_error(struct emit *e, const char *tool, const struct line *ln)
+{
+	struct fact *f = emit_begin(e, "tool_error", ln);
+
+	emit_str(e, f, "tool", tool, strlen(tool), ln);
+	emit_line(e, f, "message", ln, ln);
+	emit_end(e, f);
 }

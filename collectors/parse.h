@@ -52,6 +52,10 @@ struct line line_unmark(struct line ln);
  * after max bytes of input with "...". */
 void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max);
 
+/* Reads a PCI address, "19:00.0" or "0000:19:00.0" (hex, any case), into
+ * buf as "0000:19:00.0", the form sysfs uses; false when t is not one. */
+bool line_pci_addr(const struct line *t, char *buf, size_t size);
+
 /* The origin a driver version string suggests: "mlnx_ofed" for the
  * release-style numbers MLNX_OFED and DOCA-OFED give their modules
  * ("5.7-1.0.2"), "inbox" for the old in-tree "3.0-1 (January 2015)",
@@ -89,5 +93,7 @@ void emit_attr(struct emit *e, struct fact *f, const char *field,
 	       const char *file, const char *s, size_t n);
 /* Commits the fact (merging with an equal-keyed one); NULL f is ignored. */
 const struct fact *emit_end(struct emit *e, struct fact *f);
+/* Adds a tool_error fact: the line ln, printed by tool instead of data. */
+void emit_tool_error(struct emit *e, const char *tool, const struct line *ln);
 
 #endif

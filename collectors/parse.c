@@ -241,6 +241,23 @@ bool line_pci_addr(const struct line *t, char *buf, size_t size)
 	return true;
 }
 
+bool line_pci_id(const struct line *t, char *buf, size_t size)
+{
+	unsigned long id = 0;
+
+	if (!t->len || t->len > 5)
+		return false;
+	for (size_t i = 0; i < t->len; i++) {
+		if (!isdigit((unsigned char)t->p[i]))
+			return false;
+		id = id * 10 + (unsigned long)(t->p[i] - '0');
+	}
+	if (!id || id > 0xffff)
+		return false;
+	snprintf(buf, size, "%04lx", id);
+	return true;
+}
+
 const char *driver_origin_of(const char *v, size_t n)
 {
 	size_t i = 0, dots_after_dash = 0;

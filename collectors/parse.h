@@ -56,6 +56,11 @@ void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max);
  * buf as "0000:19:00.0", the form sysfs uses; false when t is not one. */
 bool line_pci_addr(const struct line *t, char *buf, size_t size);
 
+/* Reads a PCI device id printed in decimal (ibv_devinfo vendor_part_id,
+ * flint Device ID: "4119") into buf as hex ("1017"); false when t is not
+ * one, or is 0. */
+bool line_pci_id(const struct line *t, char *buf, size_t size);
+
 /* The origin a driver version string suggests: "mlnx_ofed" for the
  * release-style numbers MLNX_OFED and DOCA-OFED give their modules
  * ("5.7-1.0.2"), "inbox" for the old in-tree "3.0-1 (January 2015)",

@@ -47,6 +47,7 @@ struct devinfo {
 	struct fact *hca, *port;
 	char name[128];
 	unsigned port_no;
+	struct line port_line;
 	bool verbose; /* the port block has -v lines */
 	int gids;
 	unsigned lanes;
@@ -68,7 +69,7 @@ static void close_port(struct devinfo *d)
 		emit_num(d->e, d->port, "rate_gbps", d->lanes * d->lane_gbps,
 			 &d->speed_line);
 	if (d->port && d->verbose)
-		emit_int(d->e, d->port, "gid_count", d->gids, NULL);
+		emit_int(d->e, d->port, "gid_count", d->gids, &d->port_line);
 	emit_end(d->e, d->port);
 	d->port = NULL;
 	d->verbose = false;
@@ -110,22 +111,6 @@ static long code_of(const struct line *v)
 	return end != buf && *end == ')' ? c : -1;
 }
 
-/* vendor_part_id is the PCI device id in decimal: 4119 -> "1017". */
-static void device_id(struct devinfo *d, const struct line *val,
-		      const struct line *ln)
-{
-	char buf[16], hex[8], *end;
-	unsigned long id;
-
-	line_copy(val, buf, sizeof(buf));
-	id = strtoul(buf, &end, 10);
-	if (end == buf || *end || !id || id > 0xffff ||
-	    !isdigit((unsigned char)buf[0]))
-		return;
-	snprintf(hex, sizeof(hex), "%04lx", id);
-	emit_str(d->e, d->hca, "pci_device_id", hex, strlen(hex), ln);
-}
-
 /* Hex digits and colons: a GUID, not a poster's "-" or "xxxx". */
 static bool guid_like(const struct line *v)
 {
@@ -146,7 +131,12 @@ static void hca_value(struct devinfo *d, const struct line *key,
 		if (guid_like(val))
 			emit_line(d->e, d->hca, "node_guid", val, ln);
 	} else if (line_eq(key, "vendor_part_id")) {
-		device_id(d, val, ln);
+		/* the PCI device id, in decimal: 4119 is 1017 */
+		char hex[8];
+
+		if (line_pci_id(val, hex, sizeof(hex)))
+			emit_str(d->e, d->hca, "pci_device_id", hex,
+				 strlen(hex), ln);
 	} else if (line_eq(key, "transport")) {
 		struct line t = before_code(*val);
 
@@ -274,9 +264,10 @@ int parse_ibv_devinfo(struct emit *e, const char *text, size_t len,
 		if (!d.hca)
 			continue;
 		if (line_eq(&key, "port") &&
-		    sscanf(line_copy(&val, buf, sizeof(buf)), "%u",
+		    sscanf(line_copy(&val, buf, sizeof(buf)), "%5u",
 			   &d.port_no) == 1) {
 			close_port(&d);
+			d.port_line = ln;
 			d.port = emit_begin(e, "port", &ln);
 			emit_str(e, d.port, "hca", d.name, strlen(d.name), &ln);
 			emit_int(e, d.port, "port", d.port_no, &ln);
@@ -346,11 +337,9 @@ int parse_ibv_devices(struct emit *e, const char *text, size_t len,
 			continue;
 		}
 		if (!table || n != 2 || line_starts(&tok[0], "---") ||
-		    tok[1].len != 16)
+		    tok[1].len != 16 || !guid_like(&tok[1]) ||
+		    memchr(tok[1].p, ':', tok[1].len))
 			continue;
-		for (size_t i = 0; i < 16; i++)
-			if (!isxdigit((unsigned char)tok[1].p[i]))
-				goto next;
 		/* The form sysfs and ibv_devinfo print: 0c42:a103:00b3:4b9e */
 		snprintf(guid, sizeof(guid), "%.4s:%.4s:%.4s:%.4s", tok[1].p,
 			 tok[1].p + 4, tok[1].p + 8, tok[1].p + 12);
@@ -358,7 +347,6 @@ int parse_ibv_devices(struct emit *e, const char *text, size_t len,
 		emit_line(e, f, "name", &tok[0], &ln);
 		emit_str(e, f, "node_guid", guid, strlen(guid), &ln);
 		emit_end(e, f);
-	next:;
 	}
 	return (int)(e->nfacts - before);
 }

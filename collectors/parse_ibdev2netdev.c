@@ -67,7 +67,7 @@ static bool left_side(const struct line *left, struct mapping *m)
 			p = i - 1;
 			break;
 		}
-	if (p >= n || sscanf(line_copy(&tok[p + 1], buf, sizeof(buf)), "%u",
+	if (p >= n || sscanf(line_copy(&tok[p + 1], buf, sizeof(buf)), "%5u",
 			     &m->port) != 1)
 		return false;
 	if (n > 1 && line_pci_addr(&tok[0], addr, sizeof(addr))) {

@@ -38,7 +38,7 @@ static bool header(const struct line *ln, struct line *name, unsigned *port)
 	name->no = ln->no;
 	snprintf(buf, sizeof(buf), "%.*s",
 		 (int)(end - q - 1 < 63 ? end - q - 1 : 63), q + 1);
-	return sscanf(buf, " port %u status", port) == 1;
+	return sscanf(buf, " port %5u status", port) == 1;
 }
 
 static void rate(struct emit *e, struct fact *f, const struct line *val,

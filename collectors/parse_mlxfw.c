@@ -56,7 +56,6 @@ static bool query_device(const struct line *ln, struct line *dev)
 {
 	struct line tok[16];
 	size_t n = line_split(ln, tok, 16);
-
 	bool flint = false;
 
 	for (size_t i = 0; i + 1 < n; i++) {
@@ -68,22 +67,6 @@ static bool query_device(const struct line *ln, struct line *dev)
 		}
 	}
 	return false;
-}
-
-/* decimal "Device ID: 4117" -> "1015" */
-static void device_id(struct emit *e, struct fact *f, const struct line *v,
-		      const struct line *ln)
-{
-	char buf[16], hex[8], *end;
-	unsigned long id;
-
-	line_copy(v, buf, sizeof(buf));
-	id = strtoul(buf, &end, 10);
-	if (end == buf || *end || !id || id > 0xffff ||
-	    !isdigit((unsigned char)buf[0]))
-		return;
-	snprintf(hex, sizeof(hex), "%04lx", id);
-	emit_str(e, f, "pci_device_id", hex, strlen(hex), ln);
 }
 
 static struct fact *begin_image(struct emit *e, const char *arg,
@@ -132,7 +115,11 @@ int parse_flint_q(struct emit *e, const char *text, size_t len, const char *arg)
 		if (!f)
 			f = begin_image(e, arg, &ln);
 		if (line_eq(&key, "Device ID")) {
-			device_id(e, f, &val, &ln);
+			char hex[8];
+
+			if (line_pci_id(&val, hex, sizeof(hex)))
+				emit_str(e, f, "pci_device_id", hex,
+					 strlen(hex), &ln);
 			continue;
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(flint_keys); i++)

@@ -34,7 +34,7 @@ static bool header(const struct line *ln, struct block *b)
 		  buf, sizeof(buf));
 	b->header = *ln;
 	b->lid = b->port = -1;
-	if (sscanf(buf, "%ld port %ld", &b->lid, &b->port) < 1)
+	if (sscanf(buf, "%9ld port %9ld", &b->lid, &b->port) < 1)
 		b->lid = -1;
 	return true;
 }

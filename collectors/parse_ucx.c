@@ -51,7 +51,7 @@ static bool current_memlock(const struct line *msg, int64_t *kb)
 		*kb = -1;
 		return true;
 	}
-	if (sscanf(buf, "%lld %15[a-z]", &n, unit) != 2 || n < 0)
+	if (sscanf(buf, "%18lld %15[a-z]", &n, unit) != 2 || n < 0)
 		return false;
 	if (!strcmp(unit, "kbytes") || !strcmp(unit, "kb"))
 		*kb = n;

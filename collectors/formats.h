@@ -32,6 +32,7 @@ const struct format *format_find(const char *name);
 const struct format *format_detect(const char *text, size_t len, int *score);
 
 #define FORMAT_LIST(X)                                                         \
+	X(transcript, "a pasted terminal session of several commands", "")     \
 	X(ibstat, "ibstat output (CA blocks with ports)",                      \
 	  "hca port tool_error")                                               \
 	X(lsmod, "lsmod output", "module")                                     \

@@ -285,6 +285,7 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->fb = fb;
 	e->src = fact_base_source(fb, source);
 	e->nfacts = 0;
+	e->line_base = 0;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
@@ -295,7 +296,8 @@ struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
 	if (ln)
 		text_sanitize(&sb, ln->p, ln->len, 512);
 	f = fact_base_begin(e->fb, sym_intern_cstr(kind), e->src,
-			    ln ? ln->no : 0, ln ? sb_str(&sb) : NULL, sb.len);
+			    ln ? ln->no + e->line_base : 0,
+			    ln ? sb_str(&sb) : NULL, sb.len);
 	sb_release(&sb);
 	return f;
 }
@@ -309,8 +311,9 @@ void emit_value(struct emit *e, struct fact *f, const char *field,
 		return;
 	if (ln)
 		text_sanitize(&sb, ln->p, ln->len, 512);
-	fact_put(e->fb, f, sym_intern_cstr(field), v, ln ? ln->no : 0,
-		 ln ? sb_str(&sb) : NULL, sb.len);
+	fact_put(e->fb, f, sym_intern_cstr(field), v,
+		 ln ? ln->no + e->line_base : 0, ln ? sb_str(&sb) : NULL,
+		 sb.len);
 	sb_release(&sb);
 }
 

@@ -72,6 +72,9 @@ struct emit {
 	struct fact_base *fb;
 	uint32_t src;
 	unsigned nfacts; /* facts committed */
+	/* Added to every cited line: a parser given part of a file (one
+	 * command of a pasted session) still cites the file's lines. */
+	uint32_t line_base;
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);

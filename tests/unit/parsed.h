@@ -51,6 +51,19 @@ static inline struct parsed parse_text(const char *format, const char *text,
 	return p;
 }
 
+/* Parses a sample file as format, whatever detection would say (a
+ * pasted session is a transcript, but each part has its format). */
+static inline struct parsed parse_file(const char *format, const char *file,
+				       const char *arg)
+{
+	size_t len;
+	char *text = slurp(file, &len);
+	struct parsed p = parse_text(format, text, len, file, arg);
+
+	free(text);
+	return p;
+}
+
 /* Parses a sample file; content detection must name the same format. */
 static inline struct parsed parse(const char *format, const char *file,
 				  const char *arg)

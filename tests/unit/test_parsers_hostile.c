@@ -44,6 +44,8 @@ static const struct {
 	{ "pingpong",
 	  "ibv_rc_pingpong/gpu-rdma-report-cx5-cx6-25g-roce-success.txt" },
 	{ "ucx_log", "app_errors/ucx-8746-memlock-64k-ibv_create_cq.txt" },
+	{ "transcript",
+	  "ibv_devinfo/sriov-cni-348-bnxt-abi-mismatch-in-pod-no-devices.txt" },
 };
 
 /* Runs every format's parser and detector over text. */
@@ -107,6 +109,10 @@ static void test_small_inputs(void **state)
 		"1-",
 		"0 bytes in 0 seconds = 0 Mbit/sec\n0 iters in 0.00 seconds = inf usec/iter",
 		"[1] [h:1:0] x UCX  ERROR locked memory (current: 99999999999999999999999 kbytes)",
+		"$ ibstat\n$ lspci\n$",
+		"[a@b ~]# rdma link\nlink x/1 state ACTIVE\n# lspci\n# ",
+		"a@b$ sudo\na@b$ sudo -E X=1\n\xe2\x9e\x9c\n\xe2\x9e\x9c ~ ethtool -i",
+		"a@b# modinfo -F\na@b# perfquery -C\na@b# ib_|>\n[x\n]#",
 	};
 
 	(void)state;

@@ -147,7 +147,7 @@ static void test_ibv_devinfo(void **state)
 	fact_base_free(p.fb);
 
 	/* A pasted session: rdma link, then ibv_devinfo's ABI warning. */
-	p = parse(
+	p = parse_file(
 		"ibv_devinfo",
 		SAMPLES
 		"ibv_devinfo/sriov-cni-348-bnxt-abi-mismatch-in-pod-no-devices.txt",
@@ -248,10 +248,10 @@ static void test_rdma(void **state)
 	fact_base_free(p.fb);
 
 	/* Trailing spaces; netdevs named p1p1, p1p2. */
-	p = parse("rdma",
-		  SAMPLES
-		  "rdma_link/3fs-pr283-cx6dx-roce-p1p1-trailing-space.txt",
-		  NULL);
+	p = parse_file("rdma",
+		       SAMPLES
+		       "rdma_link/3fs-pr283-cx6dx-roce-p1p1-trailing-space.txt",
+		       NULL);
 	assert_int_equal(count(&p, "port"), 2);
 	assert_string_equal(text(port(&p, "mlx5_1", 1), "netdev"), "p1p2");
 	assert_int_equal(count(&p, "pcie"), 0);
@@ -274,7 +274,7 @@ static void test_rdma(void **state)
 	assert_null(fact_text(f, "state")); /* UNKNOWN is no port state */
 	fact_base_free(p.fb);
 
-	p = parse(
+	p = parse_file(
 		"rdma",
 		SAMPLES
 		"rdma_dev/linux-rdma-2021-cx3pro-ib-rdma-dev-fedora34-working.txt",
@@ -376,6 +376,81 @@ static void test_pingpong(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_transcript(void **state)
+{
+	static const char session[] =
+		"[root@node7 ~]# ethtool -i ens1f0np0\n"
+		"driver: mlx5_core\n"
+		"version: 5.8-1.0.1\n"
+		"firmware-version: 16.35.2000 (MT_0000000008)\n"
+		"bus-info: 0000:3b:00.0\n"
+		"[root@node7 ~]# perfquery -C mlx5_0 -P 1\n"
+		"# Port counters: Lid 4 port 1 (CapMask: 0x5A00)\n"
+		"SymbolErrorCounter:..............12\n"
+		"[root@node7 ~]# uname -r\n"
+		"4.18.0-372.9.1.el8.x86_64\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* rdma link says ACTIVE, ibv_devinfo finds no device, and
+	 * ib_write_bw none either: three commands, three formats. */
+	p = parse(
+		"transcript",
+		SAMPLES
+		"ibv_devinfo/sriov-cni-348-bnxt-abi-mismatch-in-pod-no-devices.txt",
+		NULL);
+	f = port(&p, "bnxt_re2", 1);
+	assert_string_equal(text(f, "state"), "ACTIVE");
+	assert_int_equal(line_of(f, "state"), 8); /* the paste's line */
+	assert_string_equal(text(port(&p, "bnxt_re1", 1), "phys_state"),
+			    "DISABLED");
+	f = find(&p, "tool_error", "message", "No IB devices found");
+	assert_string_equal(text(f, "tool"), "ibv_devinfo");
+	assert_int_equal(line_of(f, "message"), 13);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(text(f, "test"), "ib_write_bw");
+	assert_string_equal(text(f, "error"), "Did not detect devices");
+	assert_int_equal(line_of(f, "error"), 18);
+	fact_base_free(p.fb);
+
+	/* lspci | grep, then rdma link show. */
+	p = parse("transcript",
+		  SAMPLES
+		  "rdma_link/3fs-pr283-cx6dx-roce-p1p1-trailing-space.txt",
+		  NULL);
+	f = find(&p, "pcie", "pci", "0000:86:00.1");
+	assert_string_equal(text(f, "class"), "0200");
+	assert_string_equal(text(port(&p, "mlx5_0", 1), "netdev"), "p1p1");
+	fact_base_free(p.fb);
+
+	/* uname, rdma dev twice, lspci | grep. */
+	p = parse(
+		"transcript",
+		SAMPLES
+		"rdma_dev/linux-rdma-2021-cx3pro-ib-rdma-dev-fedora34-working.txt",
+		NULL);
+	assert_int_equal(count(&p, "hca"), 2);
+	assert_string_equal(text(find(&p, "hca", "name", "ibp8s0f0"), "fw_ver"),
+			    "2.42.5000");
+	assert_string_equal(
+		text(find(&p, "pcie", "pci", "0000:09:00.0"), "description"),
+		"Mellanox Technologies MT27520 Family [ConnectX-3 Pro]");
+	fact_base_free(p.fb);
+
+	/* The command line names what the output lacks: the interface of
+	 * ethtool -i, the device of perfquery. */
+	p = parse_text("transcript", session, sizeof(session) - 1, "s", NULL);
+	f = find(&p, "netdev", "name", "ens1f0np0");
+	assert_string_equal(text(f, "fw_ver"), "16.35.2000");
+	assert_int_equal(line_of(f, "fw_ver"), 4);
+	f = find(&p, "counter", "name", "SymbolErrorCounter");
+	assert_string_equal(text(f, "hca"), "mlx5_0");
+	assert_int_equal(num(f, "value"), 12);
+	assert_int_equal(line_of(f, "value"), 8);
+	fact_base_free(p.fb);
+}
+
 static void test_ucx_log(void **state)
 {
 	struct parsed p;
@@ -407,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_rdma),
 		cmocka_unit_test(test_ibdev2netdev),
 		cmocka_unit_test(test_pingpong),
+		cmocka_unit_test(test_transcript),
 		cmocka_unit_test(test_ucx_log),
 	};
 

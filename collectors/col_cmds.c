@@ -219,7 +219,10 @@ void col_flint_q(struct col_ctx *c, struct col_status *st)
 		names_release(&items);
 	}
 	if (!runs && !st->seen)
-		col_status(st, FETCH_MISSING, "no flint or mstflint query");
+		col_status(st, FETCH_MISSING, "%s",
+			   source_is_live(c->src) ?
+				   "no Mellanox physical function to query" :
+				   "no flint or mstflint query in the bundle");
 }
 
 /* Live: devices with an InfiniBand port (perfquery speaks MADs). */

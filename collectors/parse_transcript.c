@@ -22,7 +22,7 @@ enum arg_rule {
 };
 
 /* Commands and the format of their output.  A name ending in '*' is a
- * prefix; option, when set, must appear on the command line. */
+ * prefix; option is the one whose value ARG_AFTER takes. */
 static const struct {
 	const char *command;
 	const char *format;
@@ -142,9 +142,7 @@ static bool prompt_line(const struct line *ln, struct prompt *p, int *which)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		struct line name = base_name(p->words[at]);
 
-		if (command_is(&name, commands[i].command) &&
-		    (!commands[i].option || commands[i].arg == ARG_AFTER ||
-		     line_contains(ln, commands[i].option))) {
+		if (command_is(&name, commands[i].command)) {
 			*which = (int)i;
 			break;
 		}

@@ -21,6 +21,8 @@ static const struct {
 	{ "FW Version(Running)", "fw_running" },
 	{ "FW Release Date", "release_date" },
 	{ "Product Version", "product_version" },
+	{ "Part Number", "part_number" },
+	{ "Description", "description" },
 	{ "PSID", "psid" },
 }, manager_keys[] = {
 	{ "Device Type", "device_type" },
@@ -107,6 +109,11 @@ int parse_flint_q(struct emit *e, const char *text, size_t len, const char *arg)
 		}
 		if (!line_kv(&ln, ':', &key, &val) || !val.len ||
 		    line_eq(&val, "N/A"))
+			continue;
+		/* "Description: UID GuidsNumber" heads the GUID table; the
+		 * board's description (newer flint) comes earlier. */
+		if (line_eq(&key, "Description") &&
+		    (line_starts(&val, "UID ") || line_starts(&val, "Node ")))
 			continue;
 		if (line_eq(&key, "Image type") && has_data) {
 			emit_end(e, f); /* a second query pasted after it */

@@ -134,13 +134,17 @@ static void test_lspci(void **state)
 
 static void test_flint(void **state)
 {
-	static const char pending[] = "root@h:~# mstflint -d 41:00.0 q\n"
-				      "Image type:            FS2\n"
-				      "FW Version:            2.42.5000\n"
-				      "FW Version(Running):   2.40.5032\n"
-				      "Device ID:             4103\n"
-				      "PSID:                  MT_1090111023\n"
-				      "-E- Failed to query device\n";
+	static const char pending[] =
+		"root@h:~# mstflint -d 41:00.0 q\n"
+		"Image type:            FS2\n"
+		"FW Version:            2.42.5000\n"
+		"FW Version(Running):   2.40.5032\n"
+		"Part Number:           MCX354A-FCC_Ax\n"
+		"Description:           ConnectX-3 Pro VPI adapter card; dual-port QSFP\n"
+		"Device ID:             4103\n"
+		"Description:           Node             Port1            Port2\n"
+		"PSID:                  MT_1090111023\n"
+		"-E- Failed to query device\n";
 	struct parsed p;
 	const struct fact *f;
 
@@ -157,6 +161,7 @@ static void test_flint(void **state)
 	assert_string_equal(text(f, "image_type"), "FS4");
 	assert_string_equal(text(f, "product_version"), "16.28.2006");
 	assert_null(fact_text(f, "pci"));
+	assert_null(fact_text(f, "description")); /* only the GUID table's */
 	fact_base_free(p.fb);
 
 	/* OEM board: product version differs; the device from -d. */
@@ -179,6 +184,9 @@ static void test_flint(void **state)
 	assert_string_equal(text(f, "fw_ver"), "2.42.5000");
 	assert_string_equal(text(f, "fw_running"), "2.40.5032");
 	assert_string_equal(text(f, "pci_device_id"), "1007");
+	assert_string_equal(text(f, "part_number"), "MCX354A-FCC_Ax");
+	assert_string_equal(text(f, "description"),
+			    "ConnectX-3 Pro VPI adapter card; dual-port QSFP");
 	assert_string_equal(text(nth(&p, "tool_error", 0), "tool"), "flint");
 	fact_base_free(p.fb);
 }

@@ -58,7 +58,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $^ \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< $(BUILD)/librd.a \
 		$(LDLIBS) $(shell pkg-config --libs cmocka)
 
 deps:

@@ -7,6 +7,7 @@
 #include "cli/analysis.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "collectors/formats.h"
 
 struct command_entry {
 	const char *name;
@@ -38,11 +39,12 @@ static const struct command_entry commands[] = {
 	  "  Example: rdmadoctor check\n"
 	  "           rdmadoctor check --root tests/fixtures/healthy-cx5/root --json" },
 	{ "analyze", cmd_analyze, "analyze PATH... (a path may be KIND=FILE)",
-	  "Diagnose one host from its evidence, offline: a sosreport directory, a\n"
-	  "  directory snapshot, and loose command outputs pasted into a ticket.  The\n"
-	  "  kind of a loose file is detected from its content; KIND=FILE names it\n"
-	  "  (kinds: ibstat lsmod proc_modules modinfo ethtool_i perftest kconfig).\n"
-	  "  Example: rdmadoctor analyze sosreport-node07/ ib_write_bw.txt\n"
+	  "Diagnose one host from its evidence, offline: a sosreport (a directory, or\n"
+	  "  a .tar.xz, .tar.gz or .tar.bz2 read in place), a sysinfo-snapshot, a\n"
+	  "  snapshot from 'collect', a directory snapshot, and loose command outputs\n"
+	  "  pasted into a ticket.  The kind of a loose file is detected from its\n"
+	  "  content; KIND=FILE names it (the kinds are listed below).\n"
+	  "  Example: rdmadoctor analyze sosreport-node07.tar.xz ib_write_bw.txt\n"
 	  "           rdmadoctor analyze ibstat=paste.txt" },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC]",
@@ -117,6 +119,15 @@ static void usage(FILE *out)
 		analysis_datadir());
 }
 
+/* The kinds of loose files, for analyze --help. */
+static void print_kinds(FILE *out)
+{
+	fputs("\nKinds of loose files:\n", out);
+	for (size_t i = 0; i < format_count(); i++)
+		fprintf(out, "  %-14s %s\n", format_at(i)->name,
+			format_at(i)->what);
+}
+
 static const struct command_entry *find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
@@ -161,7 +172,9 @@ int main(int argc, char **argv)
 		if (cmd)
 			printf("usage: rdmadoctor %s\n\n%s\n", cmd->usage,
 			       cmd->help);
-		else
+		if (cmd && cmd->run == cmd_analyze)
+			print_kinds(stdout);
+		else if (!cmd)
 			usage(stdout);
 		rc = EXIT_HEALTHY;
 	} else {

@@ -1,4 +1,8 @@
-/* Collectors that read command outputs: ibstat, ethtool -i, modinfo. */
+/* Collectors that read command outputs (ibstat, ethtool -i, modinfo,
+ * ibstatus, ibv_devinfo, rdma, lspci, flint, perfquery, ...) and the
+ * pam_limits configuration. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collectors/collector.h"
@@ -6,6 +10,10 @@
 
 /* At most this many interfaces get an ethtool -i each. */
 #define ETHTOOL_MAX_IFACES 64 /* @@ */
+/* At most this many adapters get a firmware query, perfquery, ... */
+#define FW_QUERY_MAX 16 /* @@ */
+#define PERFQUERY_MAX 32 /* @@ */
+#define LIMITS_D_MAX 64 /* @@ files read from limits.d */
 
 /* Records a command fetch: its facts, or why there are none. */
 static void note(struct col_status *st, const struct fetch *f, int facts,
@@ -85,4 +93,212 @@ void col_modinfo(struct col_ctx *c, struct col_status *st)
 		fetch_release(&f);
 	}
 	names_release(&items);
+}
+
+/* Fetches one catalog command (for item, or NULL) and parses it with
+ * format; records what it found, or, unless quiet, that it found nothing.
+ * Returns the facts added, or -1 when there was no output. */
+static int fetch_parse(struct col_ctx *c, struct col_status *st,
+		       const char *name, const char *item, const char *format,
+		       const char *arg, bool quiet)
+{
+	const struct command *cmd = catalog_find(name);
+	struct fetch f;
+	int facts = -1;
+
+	col_progress(c, "running %s%s%s", name, item ? " " : "",
+		     item ? item : "");
+	source_command(c->src, cmd, item, &f);
+	if (f.status == FETCH_OK || f.status == FETCH_TRUNCATED)
+		facts = col_parse(c, format, &f, arg);
+	if (facts >= 0 || !quiet || f.status != FETCH_MISSING)
+		note(st, &f, facts < 0 ? 0 : facts, "fact", "facts");
+	fetch_release(&f);
+	return facts;
+}
+
+static int command(struct col_ctx *c, struct col_status *st, const char *name,
+		   const char *item, const char *format, const char *arg)
+{
+	return fetch_parse(c, st, name, item, format, arg, false);
+}
+
+void col_ibstatus(struct col_ctx *c, struct col_status *st)
+{
+	command(c, st, "ibstatus", NULL, "ibstatus", NULL);
+}
+
+void col_ibv_devinfo(struct col_ctx *c, struct col_status *st)
+{
+	command(c, st, "ibv_devinfo", NULL, "ibv_devinfo", NULL);
+}
+
+void col_ibv_devices(struct col_ctx *c, struct col_status *st)
+{
+	command(c, st, "ibv_devices", NULL, "ibv_devices", NULL);
+}
+
+void col_rdma(struct col_ctx *c, struct col_status *st)
+{
+	command(c, st, "rdma_dev", NULL, "rdma", NULL);
+	command(c, st, "rdma_link", NULL, "rdma", NULL);
+}
+
+void col_ibdev2netdev(struct col_ctx *c, struct col_status *st)
+{
+	command(c, st, "ibdev2netdev", NULL, "ibdev2netdev", NULL);
+}
+
+void col_ofed_info(struct col_ctx *c, struct col_status *st)
+{
+	command(c, st, "ofed_info", NULL, "ofed_info", NULL);
+}
+
+void col_lspci(struct col_ctx *c, struct col_status *st)
+{
+	command(c, st, "lspci", NULL, "lspci", NULL);
+}
+
+/* A live host's PCI function worth a firmware query: a Mellanox
+ * physical function 0, as sos's mellanox_firmware plugin picks them. */
+static bool fw_query_target(struct col_ctx *c, const char *bdf)
+{
+	char *path = xasprintf("/sys/bus/pci/devices/%s/vendor", bdf);
+	char *physfn = xasprintf("/sys/bus/pci/devices/%s/physfn", bdf);
+	char vendor[16];
+	bool ok = strlen(bdf) > 2 && !strcmp(bdf + strlen(bdf) - 2, ".0") &&
+		  col_attr(c, path, vendor, sizeof(vendor)) &&
+		  !strcmp(vendor, "0x15b3") && !source_lexists(c->src, physfn);
+
+	free(path);
+	free(physfn);
+	return ok;
+}
+
+/* sos names the output after the mangled address ("0000_3b_00.0"). */
+static char *bdf_of_item(const char *item)
+{
+	unsigned dom, bus, dev, fn;
+	char tail;
+
+	if (sscanf(item, "%4x_%2x_%2x.%1u%c", &dom, &bus, &dev, &fn, &tail) ==
+		    4 &&
+	    strlen(item) == 12)
+		return xasprintf("%04x:%02x:%02x.%u", dom, bus, dev, fn);
+	return NULL;
+}
+
+void col_flint_q(struct col_ctx *c, struct col_status *st)
+{
+	static const char *const tools[] = { "mstflint_q", "flint_q" };
+	int runs = 0;
+
+	for (size_t t = 0; t < ARRAY_SIZE(tools) && !runs; t++) {
+		struct names items;
+
+		source_command_items(c->src, catalog_find(tools[t]), &items);
+		for (size_t i = 0; i < items.n && runs < FW_QUERY_MAX; i++) {
+			char *bdf;
+
+			if (source_is_live(c->src) &&
+			    !fw_query_target(c, items.v[i]))
+				continue;
+			bdf = source_is_live(c->src) ? xstrdup(items.v[i]) :
+						       bdf_of_item(items.v[i]);
+			/* A tool that is not installed stops the live loop;
+			 * the next tool gets its turn. */
+			if (command(c, st, tools[t], items.v[i], "flint_q",
+				    bdf) < 0 &&
+			    source_is_live(c->src) && !runs) {
+				free(bdf);
+				break;
+			}
+			free(bdf);
+			runs++;
+		}
+		names_release(&items);
+	}
+	if (!runs && !st->seen)
+		col_status(st, FETCH_MISSING, "%s",
+			   source_is_live(c->src) ?
+				   "no Mellanox physical function to query" :
+				   "no flint or mstflint query in the bundle");
+}
+
+/* Live: devices with an InfiniBand port (perfquery speaks MADs). */
+static bool ib_device(struct col_ctx *c, const char *dev)
+{
+	char *path =
+		xasprintf("/sys/class/infiniband/%s/ports/1/link_layer", dev);
+	char ll[32];
+	bool ok =
+		col_attr(c, path, ll, sizeof(ll)) && !strcmp(ll, "InfiniBand");
+
+	free(path);
+	return ok;
+}
+
+void col_perfquery(struct col_ctx *c, struct col_status *st)
+{
+	const struct command *cmd = catalog_find("perfquery");
+	struct names items;
+	int runs = 0;
+
+	source_command_items(c->src, cmd, &items);
+	for (size_t i = 0; i < items.n && runs < PERFQUERY_MAX; i++) {
+		/* sos: "mlx5_0_-P_1" names device and port */
+		const char *p = strstr(items.v[i], "_-P_");
+		char *dev = p ? xstrndup(items.v[i], (size_t)(p - items.v[i])) :
+				xstrdup(items.v[i]);
+
+		if (!source_is_live(c->src) || ib_device(c, dev)) {
+			command(c, st, "perfquery", items.v[i], "perfquery",
+				dev);
+			runs++;
+		}
+		free(dev);
+	}
+	names_release(&items);
+	/* sysinfo-snapshot keeps every port's output in one file. */
+	if (!runs && !source_is_live(c->src) &&
+	    fetch_parse(c, st, "perfquery", NULL, "perfquery", NULL, true) >= 0)
+		runs++;
+	if (!runs && !st->seen)
+		col_status(st, FETCH_MISSING,
+			   "no perfquery output (it runs on InfiniBand ports)");
+}
+
+/* limits.conf, then limits.d/ in name order, as pam_limits reads them. */
+void col_limits_conf(struct col_ctx *c, struct col_status *st)
+{
+	static const char dir[] = "/etc/security/limits.d";
+	struct names ls;
+	struct fetch f;
+
+	if (!source_read(c->src, "/etc/security/limits.conf", 0, &f))
+		note(st, &f, col_parse(c, "limits_conf", &f, "limits.conf"),
+		     "fact", "facts");
+	else
+		col_status(st, FETCH_MISSING, "no /etc/security/limits.conf");
+	fetch_release(&f);
+	if (source_list(c->src, dir, &ls)) {
+		names_release(&ls);
+		return;
+	}
+	for (size_t i = 0; i < ls.n && i < LIMITS_D_MAX; i++) {
+		size_t n = strlen(ls.v[i]);
+		char *path, *name;
+
+		if (n < 6 || strcmp(ls.v[i] + n - 5, ".conf"))
+			continue;
+		path = xasprintf("%s/%s", dir, ls.v[i]);
+		name = xasprintf("limits.d/%s", ls.v[i]);
+		if (!source_read(c->src, path, 0, &f))
+			note(st, &f, col_parse(c, "limits_conf", &f, name),
+			     "fact", "facts");
+		fetch_release(&f);
+		free(path);
+		free(name);
+	}
+	names_release(&ls);
 }

@@ -557,9 +557,11 @@ void col_sysfs_infiniband(struct col_ctx *c, struct col_status *st)
 	col_progress(c, "reading /sys/class/infiniband");
 	if (source_list(c->src, "/sys/class/infiniband", &ls)) {
 		names_release(&ls);
+		/* Absence is evidence where /sys/class itself was read. */
 		if (source_kind(c->src) == SOURCE_LIVE ||
-		    source_kind(c->src) == SOURCE_ROOT ||
-		    source_kind(c->src) == SOURCE_SNAPSHOT)
+		    ((source_kind(c->src) == SOURCE_ROOT ||
+		      source_kind(c->src) == SOURCE_SNAPSHOT) &&
+		     source_exists(c->src, "/sys/class")))
 			col_status(
 				st, FETCH_OK,
 				"no /sys/class/infiniband: no RDMA device is registered");

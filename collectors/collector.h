@@ -63,7 +63,23 @@ typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 	  "log log_event", COL_LIVE | COL_TREE)                                \
 	X(verbs, "libibverbs (device list and a smoke test)",                  \
 	  "verbs hca port", COL_LIVE)                                          \
-	X(limits, "getrlimit(RLIMIT_MEMLOCK)", "limits", COL_LIVE)
+	X(limits, "getrlimit(RLIMIT_MEMLOCK)", "limits", COL_LIVE)             \
+	X(limits_conf, "/etc/security/limits.conf and limits.d/*.conf",        \
+	  "limits", COL_LIVE | COL_TREE)                                       \
+	X(ibstatus, "ibstatus", "hca port tool_error", COL_LIVE | COL_TREE)    \
+	X(ibv_devinfo, "ibv_devinfo -v", "hca port gid tool_error",            \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(ibv_devices, "ibv_devices", "hca tool_error", COL_LIVE | COL_TREE)   \
+	X(rdma, "rdma dev show, rdma link show", "hca port tool_error",        \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(ibdev2netdev, "ibdev2netdev -v", "hca port netdev",                  \
+	  COL_LIVE | COL_TREE)                                                 \
+	X(ofed_info, "ofed_info -s", "ofed", COL_LIVE | COL_TREE)              \
+	X(lspci, "lspci -nnvv", "pcie", COL_LIVE | COL_TREE)                   \
+	X(flint_q, "mstflint or flint -d <PCI address> q",                     \
+	  "fw_image tool_error", COL_LIVE | COL_TREE)                          \
+	X(perfquery, "perfquery -C <device> [-P <port>]",                      \
+	  "counter tool_error", COL_LIVE | COL_TREE)
 
 #define X(name, inputs, kinds, where) \
 	void col_##name(struct col_ctx *c, struct col_status *st);

@@ -32,6 +32,7 @@ const struct format *format_find(const char *name);
 const struct format *format_detect(const char *text, size_t len, int *score);
 
 #define FORMAT_LIST(X)                                                         \
+	X(transcript, "a pasted terminal session of several commands", "")     \
 	X(ibstat, "ibstat output (CA blocks with ports)",                      \
 	  "hca port tool_error")                                               \
 	X(lsmod, "lsmod output", "module")                                     \
@@ -44,6 +45,26 @@ const struct format *format_detect(const char *text, size_t len, int *score);
 	  "kconfig")                                                           \
 	X(dmesg, "kernel log: dmesg, journalctl, /var/log/messages, kern.log", \
 	  "log log_event")                                                     \
+	X(ibstatus, "ibstatus output", "hca port tool_error")                  \
+	X(ibv_devinfo, "ibv_devinfo output, with or without -v",               \
+	  "hca port gid tool_error")                                           \
+	X(ibv_devices, "ibv_devices output", "hca tool_error")                 \
+	X(rdma, "rdma link show and rdma dev show (iproute2)",                 \
+	  "hca port tool_error")                                               \
+	X(ibdev2netdev, "ibdev2netdev output, with or without -v",             \
+	  "hca port netdev")                                                   \
+	X(ofed_info, "ofed_info -s, -n or the full listing", "ofed")           \
+	X(lspci, "lspci -vv, -vvv or -nnvv, or '| grep Width' lines", "pcie")  \
+	X(flint_q, "flint or mstflint query (q)", "fw_image tool_error")       \
+	X(mlxfwmanager, "mlxfwmanager or mlxup --query",                       \
+	  "fw_image tool_error")                                               \
+	X(perfquery, "perfquery output (port counters)", "counter tool_error") \
+	X(pingpong, "ibv_rc_pingpong (or another ibv_*_pingpong) output",      \
+	  "perftest")                                                          \
+	X(limits_conf, "/etc/security/limits.conf or limits.d/*.conf",         \
+	  "limits")                                                            \
+	X(ucx_log, "UCX log lines (errors, the locked-memory limit)",          \
+	  "tool_error limits")                                                 \
 	X(facts, "a fact file, as 'facts --json' prints", "")
 
 #define X(name, what, kinds)                                           \

@@ -1,6 +1,8 @@
 /* Line iteration, text helpers and the emit API. */
 #include "collectors/parse.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,6 +203,61 @@ void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max)
 	}
 }
 
+/* Length of the run of hex digits at p (at most max). */
+static size_t hex_run(const char *p, size_t n, size_t max)
+{
+	size_t i = 0;
+
+	while (i < n && i <= max && isxdigit((unsigned char)p[i]))
+		i++;
+	return i;
+}
+
+bool line_pci_addr(const struct line *t, char *buf, size_t size)
+{
+	const char *p = t->p;
+	size_t n = t->len, d = hex_run(p, n, 8), b, s;
+	char dom[16] = "0000", bus[3], slot[3];
+
+	if (d >= 4 && d <= 8 && d < n && p[d] == ':') {
+		memcpy(dom, p, d);
+		dom[d] = '\0';
+		p += d + 1;
+		n -= d + 1;
+	}
+	b = hex_run(p, n, 2);
+	if (b != 2 || n < 7 || p[2] != ':')
+		return false;
+	s = hex_run(p + 3, n - 3, 2);
+	if (s != 2 || p[5] != '.' || p[6] < '0' || p[6] > '7' ||
+	    (n > 7 && isxdigit((unsigned char)p[7])))
+		return false;
+	memcpy(bus, p, 2);
+	memcpy(slot, p + 3, 2);
+	bus[2] = slot[2] = '\0';
+	snprintf(buf, size, "%s:%s:%s.%c", dom, bus, slot, p[6]);
+	for (char *c = buf; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return true;
+}
+
+bool line_pci_id(const struct line *t, char *buf, size_t size)
+{
+	unsigned long id = 0;
+
+	if (!t->len || t->len > 5)
+		return false;
+	for (size_t i = 0; i < t->len; i++) {
+		if (!isdigit((unsigned char)t->p[i]))
+			return false;
+		id = id * 10 + (unsigned long)(t->p[i] - '0');
+	}
+	if (!id || id > 0xffff)
+		return false;
+	snprintf(buf, size, "%04lx", id);
+	return true;
+}
+
 const char *driver_origin_of(const char *v, size_t n)
 {
 	size_t i = 0, dots_after_dash = 0;
@@ -228,6 +285,7 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->fb = fb;
 	e->src = fact_base_source(fb, source);
 	e->nfacts = 0;
+	e->line_base = 0;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
@@ -238,7 +296,8 @@ struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
 	if (ln)
 		text_sanitize(&sb, ln->p, ln->len, 512);
 	f = fact_base_begin(e->fb, sym_intern_cstr(kind), e->src,
-			    ln ? ln->no : 0, ln ? sb_str(&sb) : NULL, sb.len);
+			    ln ? ln->no + e->line_base : 0,
+			    ln ? sb_str(&sb) : NULL, sb.len);
 	sb_release(&sb);
 	return f;
 }
@@ -252,8 +311,9 @@ void emit_value(struct emit *e, struct fact *f, const char *field,
 		return;
 	if (ln)
 		text_sanitize(&sb, ln->p, ln->len, 512);
-	fact_put(e->fb, f, sym_intern_cstr(field), v, ln ? ln->no : 0,
-		 ln ? sb_str(&sb) : NULL, sb.len);
+	fact_put(e->fb, f, sym_intern_cstr(field), v,
+		 ln ? ln->no + e->line_base : 0, ln ? sb_str(&sb) : NULL,
+		 sb.len);
 	sb_release(&sb);
 }
 
@@ -320,4 +380,13 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 	}
 	e->nfacts++;
 	return fact_base_commit(e->fb, f, &added);
+}
+
+void emit_tool_error(struct emit *e, const char *tool, const struct line *ln)
+{
+	struct fact *f = emit_begin(e, "tool_error", ln);
+
+	emit_str(e, f, "tool", tool, strlen(tool), ln);
+	emit_line(e, f, "message", ln, ln);
+	emit_end(e, f);
 }

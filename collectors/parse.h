@@ -52,6 +52,15 @@ struct line line_unmark(struct line ln);
  * after max bytes of input with "...". */
 void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max);
 
+/* Reads a PCI address, "19:00.0" or "0000:19:00.0" (hex, any case), into
+ * buf as "0000:19:00.0", the form sysfs uses; false when t is not one. */
+bool line_pci_addr(const struct line *t, char *buf, size_t size);
+
+/* Reads a PCI device id printed in decimal (ibv_devinfo vendor_part_id,
+ * flint Device ID: "4119") into buf as hex ("1017"); false when t is not
+ * one, or is 0. */
+bool line_pci_id(const struct line *t, char *buf, size_t size);
+
 /* The origin a driver version string suggests: "mlnx_ofed" for the
  * release-style numbers MLNX_OFED and DOCA-OFED give their modules
  * ("5.7-1.0.2"), "inbox" for the old in-tree "3.0-1 (January 2015)",
@@ -63,6 +72,9 @@ struct emit {
 	struct fact_base *fb;
 	uint32_t src;
 	unsigned nfacts; /* facts committed */
+	/* Added to every cited line: a parser given part of a file (one
+	 * command of a pasted session) still cites the file's lines. */
+	uint32_t line_base;
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);
@@ -89,5 +101,7 @@ void emit_attr(struct emit *e, struct fact *f, const char *field,
 	       const char *file, const char *s, size_t n);
 /* Commits the fact (merging with an equal-keyed one); NULL f is ignored. */
 const struct fact *emit_end(struct emit *e, struct fact *f);
+/* Adds a tool_error fact: the line ln, printed by tool instead of data. */
+void emit_tool_error(struct emit *e, const char *tool, const struct line *ln);
 
 #endif

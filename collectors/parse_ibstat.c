@@ -108,8 +108,8 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 		}
 		if (!s.ca[0])
 			continue;
-		if (sscanf(line_copy(&ln, buf, sizeof(buf)), "Port %u%c", &port,
-			   &colon) == 2 &&
+		if (sscanf(line_copy(&ln, buf, sizeof(buf)), "Port %5u%c",
+			   &port, &colon) == 2 &&
 		    colon == ':' && ln.len < 16) {
 			close_port(&s);
 			s.port = emit_begin(e, "port", &ln);

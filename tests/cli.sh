@@ -44,7 +44,7 @@ expect missing-path 2 "nope.txt: error: cannot read: No such file or directory" 
 printf 'hello\nworld\n' > "$T/prose.txt"
 expect undetectable 2 "cannot tell what this file holds; name its kind as KIND=" -- \
 	"$BIN" analyze "$T/prose.txt"
-expect unknown-kind 2 "unknown kind 'ibstatt'.*known kinds: ibstat" -- \
+expect unknown-kind 2 "unknown kind 'ibstatt'.*known kinds: .*ibstat," -- \
 	"$BIN" analyze "ibstatt=$T/prose.txt"
 expect bad-timeout 2 "--timeout takes seconds" -- "$BIN" check --timeout 0
 expect explain-unknown 2 "no rule 'nope'" -- "$BIN" explain nope

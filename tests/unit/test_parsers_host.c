@@ -1,0 +1,343 @@
+/* parsers of host-side tools (ofed_info, lspci, flint/mstflint,
+ * mlxfwmanager/mlxup, perfquery, limits.conf) on real outputs people
+ * posted, checked against the values a person reads off them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "parsed.h"
+
+static void test_ofed_info(void **state)
+{
+	static const char full[] =
+		"MLNX_OFED_LINUX-5.8-1.0.1.1 (OFED-5.8-1.0.1):\n"
+		"\n"
+		"clusterkit:\n"
+		"mlnx_ofed_clusterkit/clusterkit-1.8.428-1.58101.src.rpm\n";
+	static const char bare[] = "$ ofed_info -n\n23.10-0.5.5.0\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* -s then -n of the same install: one fact, from the named line. */
+	p = parse("ofed_info",
+		  SAMPLES "ofed_info/cn-notes-mofed-5.4-ofed_info-s-and-n.txt",
+		  NULL);
+	assert_int_equal(count(&p, "ofed"), 1);
+	f = nth(&p, "ofed", 0);
+	assert_string_equal(text(f, "version"), "5.4-3.1.0.0");
+	assert_string_equal(text(f, "distribution"), "MLNX_OFED");
+	assert_int_equal(line_of(f, "version"), 5);
+	fact_base_free(p.fb);
+
+	p = parse("ofed_info",
+		  SAMPLES
+		  "ofed_info/openshift-docs-doca-ofed-internal-24.07.txt",
+		  NULL);
+	f = nth(&p, "ofed", 0);
+	assert_string_equal(text(f, "version"), "24.07-0.6.1");
+	assert_string_equal(text(f, "distribution"), "DOCA-OFED");
+	fact_base_free(p.fb);
+
+	p = parse_text("ofed_info", full, sizeof(full) - 1, "full", NULL);
+	assert_int_equal(count(&p, "ofed"), 1);
+	assert_string_equal(text(nth(&p, "ofed", 0), "version"), "5.8-1.0.1.1");
+	fact_base_free(p.fb);
+
+	p = parse_text("ofed_info", bare, sizeof(bare) - 1, "bare", NULL);
+	f = nth(&p, "ofed", 0);
+	assert_string_equal(text(f, "version"), "23.10-0.5.5.0");
+	assert_null(fact_text(f, "distribution"));
+	fact_base_free(p.fb);
+}
+
+static void test_lspci(void **state)
+{
+	static const char nn[] =
+		"3b:00.0 Infiniband controller [0207]: Mellanox Technologies MT27800 Family [ConnectX-5] [15b3:1017]\n"
+		"\tSubsystem: Mellanox Technologies Device [15b3:0008]\n"
+		"\t\tLnkCap:\tPort #0, Speed 8GT/s, Width x16, ASPM not supported, Exit Latency L0s unlimited, L1 unlimited\n"
+		"\t\t\tClockPM- Surprise- LLActRep- BwNot- ASPMOptComp+\n"
+		"\t\tLnkSta:\tSpeed 8GT/s, Width x8, TrErr- Train- SlotClk+ DLActive- BWMgmt- ABWMgmt-\n"
+		"\t\tLnkCap2: Supported Link Speeds: 2.5-8GT/s, Crosslink- Retimer- 2Retimers- DRS-\n"
+		"\t\tLnkSta2: Current De-emphasis Level: -6dB, EqualizationComplete+\n"
+		"\tKernel driver in use: mlx5_core\n"
+		"\n"
+		"3b:00.1 Ethernet controller [0200]: Mellanox Technologies MT27800 Family [ConnectX-5] [15b3:1017] (rev 01)\n"
+		"\t\tLnkCap:\tPort #0, Speed 8GT/s,\n"
+		"\t\t\tWidth x16, ASPM not supported\n"
+		"\t\tLnkSta:\tSpeed 2.5GT/s (downgraded),\n"
+		"\t\t\tWidth x16 (ok)\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* A healthy Gen5 x16 card; VPD text and LnkCap2 do not confuse. */
+	p = parse("lspci",
+		  SAMPLES "lspci/gpu-diag-readme-cx7-ndr-400g-gen5-x16-ok.txt",
+		  NULL);
+	assert_int_equal(count(&p, "pcie"), 1);
+	f = find(&p, "pcie", "pci", "0000:19:00.0");
+	assert_string_equal(text(f, "class"), "0207");
+	assert_string_equal(text(f, "description"),
+			    "Mellanox Technologies MT2910 Family [ConnectX-7]");
+	assert_string_equal(text(f, "driver"), "mlx5_core");
+	assert_true(num(f, "cap_speed_gts") == 32);
+	assert_int_equal(num(f, "cap_width"), 16);
+	assert_true(num(f, "sta_speed_gts") == 32);
+	assert_int_equal(num(f, "sta_width"), 16);
+	assert_int_equal(line_of(f, "sta_width"), 26);
+	fact_base_free(p.fb);
+
+	/* Two '| grep Width' snippets: x4 slot, then Gen4 card at Gen3. */
+	p = parse("lspci",
+		  SAMPLES
+		  "lspci/cx6-ocp3-adapter-gen4-card-downgraded-grep-width.txt",
+		  NULL);
+	assert_int_equal(count(&p, "pcie"), 2);
+	f = nth(&p, "pcie", 0);
+	assert_true(num(f, "cap_speed_gts") == 8);
+	assert_int_equal(num(f, "cap_width"), 4);
+	assert_int_equal(num(f, "sta_width"), 4);
+	f = nth(&p, "pcie", 1);
+	assert_true(num(f, "cap_speed_gts") == 16);
+	assert_int_equal(num(f, "cap_width"), 16);
+	assert_true(num(f, "sta_speed_gts") == 8);
+	assert_int_equal(num(f, "sta_width"), 16);
+	assert_null(fact_text(f, "pci"));
+	fact_base_free(p.fb);
+
+	/* -nn ids; flags on the next line; a mail-wrapped link line. */
+	p = parse_text("lspci", nn, sizeof(nn) - 1, "nn", NULL);
+	f = find(&p, "pcie", "pci", "0000:3b:00.0");
+	assert_string_equal(text(f, "vendor_id"), "15b3");
+	assert_string_equal(text(f, "device_id"), "1017");
+	assert_string_equal(
+		text(f, "description"),
+		"Mellanox Technologies MT27800 Family [ConnectX-5]");
+	assert_int_equal(num(f, "cap_width"), 16);
+	assert_int_equal(num(f, "sta_width"), 8);
+	assert_true(num(f, "sta_speed_gts") == 8);
+	f = find(&p, "pcie", "pci", "0000:3b:00.1");
+	assert_string_equal(text(f, "class"), "0200");
+	assert_string_equal(text(f, "device_id"), "1017");
+	assert_int_equal(num(f, "cap_width"), 16);
+	assert_int_equal(line_of(f, "cap_width"), 12);
+	assert_true(num(f, "sta_speed_gts") == 2.5);
+	assert_int_equal(num(f, "sta_width"), 16);
+	fact_base_free(p.fb);
+}
+
+static void test_flint(void **state)
+{
+	static const char pending[] =
+		"root@h:~# mstflint -d 41:00.0 q\n"
+		"Image type:            FS2\n"
+		"FW Version:            2.42.5000\n"
+		"FW Version(Running):   2.40.5032\n"
+		"Part Number:           MCX354A-FCC_Ax\n"
+		"Description:           ConnectX-3 Pro VPI adapter card; dual-port QSFP\n"
+		"Device ID:             4103\n"
+		"Description:           Node             Port1            Port2\n"
+		"PSID:                  MT_1090111023\n"
+		"-E- Failed to query device\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* The poster bolded the FW Version line. */
+	p = parse("flint_q",
+		  SAMPLES
+		  "flint_q/innova2-7-cx5-fw-16.28.2006-markdown-bold.txt",
+		  NULL);
+	f = nth(&p, "fw_image", 0);
+	assert_string_equal(text(f, "fw_ver"), "16.28.2006");
+	assert_int_equal(line_of(f, "fw_ver"), 5);
+	assert_string_equal(text(f, "psid"), "MT_0000000158");
+	assert_string_equal(text(f, "image_type"), "FS4");
+	assert_string_equal(text(f, "product_version"), "16.28.2006");
+	assert_null(fact_text(f, "pci"));
+	assert_null(fact_text(f, "description")); /* only the GUID table's */
+	fact_base_free(p.fb);
+
+	/* OEM board: product version differs; the device from -d. */
+	p = parse("flint_q",
+		  SAMPLES
+		  "flint_q/netdev-2020-ibm-oem-cx4lx-mstflint-q-fs3.txt",
+		  NULL);
+	f = find(&p, "fw_image", "pci", "0001:19:00.0");
+	assert_string_equal(text(f, "fw_ver"), "14.26.0226");
+	assert_string_equal(text(f, "product_version"), "6.0226");
+	assert_string_equal(text(f, "psid"), "IBM0000000034");
+	assert_string_equal(text(f, "image_type"), "FS3");
+	assert_string_equal(text(f, "release_date"), "4.8.2019");
+	fact_base_free(p.fb);
+
+	/* Burned but not yet running; the caller names the device. */
+	p = parse_text("flint_q", pending, sizeof(pending) - 1, "pending",
+		       "0000:41:00.0");
+	f = find(&p, "fw_image", "pci", "0000:41:00.0");
+	assert_string_equal(text(f, "fw_ver"), "2.42.5000");
+	assert_string_equal(text(f, "fw_running"), "2.40.5032");
+	assert_string_equal(text(f, "pci_device_id"), "1007");
+	assert_string_equal(text(f, "part_number"), "MCX354A-FCC_Ax");
+	assert_string_equal(text(f, "description"),
+			    "ConnectX-3 Pro VPI adapter card; dual-port QSFP");
+	assert_string_equal(text(nth(&p, "tool_error", 0), "tool"), "flint");
+	fact_base_free(p.fb);
+}
+
+static void test_mlxfwmanager(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse("mlxfwmanager",
+		  SAMPLES
+		  "mlxfwmanager/cx6lx-mlxup-query-update-required-rhel94.txt",
+		  NULL);
+	f = find(&p, "fw_image", "pci", "0002:01:00.0");
+	assert_string_equal(text(f, "device_type"), "ConnectX6LX");
+	assert_string_equal(text(f, "part_number"), "MCX631102AS-ADA_Ax");
+	assert_string_equal(text(f, "psid"), "MT_0000000575");
+	assert_string_equal(text(f, "fw_ver"), "26.33.1048");
+	assert_string_equal(text(f, "fw_available"), "26.43.1014");
+	assert_string_equal(text(f, "status"), "Update required");
+	assert_int_equal(line_of(f, "status"), 21);
+	fact_base_free(p.fb);
+
+	/* BlueField with an NVMe row; address without a domain. */
+	p = parse(
+		"mlxfwmanager",
+		SAMPLES
+		"mlxfwmanager/bluefield1-smartnic-mofed-install-up-to-date-nvme.txt",
+		NULL);
+	f = find(&p, "fw_image", "pci", "0000:02:00.0");
+	assert_string_equal(text(f, "device_type"), "BlueField");
+	assert_string_equal(text(f, "fw_ver"), "18.26.4012");
+	assert_string_equal(text(f, "status"), "Up to date");
+	fact_base_free(p.fb);
+
+	/* An mst device name; no image for this PSID (Available N/A). */
+	p = parse(
+		"mlxfwmanager",
+		SAMPLES
+		"mlxfwmanager/cx4lx-mlxfwmanager-no-matching-image-oem-psid.txt",
+		NULL);
+	f = find(&p, "fw_image", "pci", "/dev/mst/mt4117_pciconf0");
+	assert_string_equal(text(f, "fw_ver"), "14.20.1010");
+	assert_null(fact_text(f, "fw_available"));
+	assert_string_equal(text(f, "status"), "No matching image found");
+	fact_base_free(p.fb);
+
+	/* The mail client joined Status onto the FW row and wrapped it. */
+	p = parse(
+		"mlxfwmanager",
+		SAMPLES
+		"mlxfwmanager/netdev-2020-ibm-oem-cx4lx-mlxup-no-image-mangled-by-mail.txt",
+		NULL);
+	assert_int_equal(count(&p, "fw_image"), 1);
+	f = find(&p, "fw_image", "pci", "0001:19:00.0");
+	assert_string_equal(text(f, "device_type"), "ConnectX4LX");
+	assert_string_equal(text(f, "psid"), "IBM0000000034");
+	assert_string_equal(text(f, "fw_ver"), "14.26.0226");
+	assert_null(fact_text(f, "fw_available"));
+	assert_string_equal(text(f, "status"), "No matching image found");
+	fact_base_free(p.fb);
+}
+
+static void test_perfquery(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse(
+		"perfquery",
+		SAMPLES
+		"perfquery/infiniband-exporter-fixture-switch-port-xmitdiscards-linkdowned.txt",
+		"mlx5_0");
+	/* 25 lines of counters, 3 of them selectors */
+	assert_int_equal(count(&p, "counter"), 22);
+	f = find(&p, "counter", "name", "PortXmitDiscards");
+	assert_int_equal(num(f, "value"), 20046);
+	assert_int_equal(num(f, "lid"), 2052);
+	assert_int_equal(num(f, "port"), 1);
+	assert_string_equal(text(f, "hca"), "mlx5_0");
+	assert_int_equal(line_of(f, "lid"), 4);
+	assert_int_equal(num(find(&p, "counter", "name", "LinkDownedCounter"),
+			     "value"),
+			 1);
+	assert_true(num(find(&p, "counter", "name", "PortXmitData"), "value") ==
+		    178791657177235.0);
+	assert_int_equal(num(find(&p, "counter", "name", "PortXmitWait"),
+			     "value"),
+			 41864608);
+	fact_base_free(p.fb);
+
+	p = parse("perfquery",
+		  SAMPLES
+		  "perfquery/infiniband-diags-16-rhel75-extended-all-zero.txt",
+		  NULL);
+	f = find(&p, "counter", "name", "SymbolErrorCounter");
+	assert_int_equal(num(f, "value"), 0);
+	assert_int_equal(num(f, "lid"), 10);
+	assert_null(fact_text(f, "hca"));
+	fact_base_free(p.fb);
+}
+
+static void test_limits_conf(void **state)
+{
+	static const char conf[] =
+		"# /etc/security/limits.conf\n"
+		"#<domain>      <type>  <item>         <value>\n"
+		"#*               soft    core            0\n"
+		"*               soft    memlock         65536\n"
+		"*               hard    memlock         unlimited # rdma\n"
+		"@rdma           -       memlock         unlimited\n"
+		"*               soft    nofile          4096\n"
+		"*               soft    memlock         131072\n";
+	struct parsed p;
+	const struct fact *f;
+	int score;
+
+	(void)state;
+	assert_ptr_equal(format_detect(conf, sizeof(conf) - 1, &score),
+			 format_find("limits_conf"));
+	p = parse_text("limits_conf", conf, sizeof(conf) - 1, "limits.conf",
+		       "limits.conf");
+	assert_int_equal(count(&p, "limits"), 4);
+	/* The later line for '* soft' wins, as in pam_limits. */
+	f = find(&p, "limits", "scope", "limits.conf * soft");
+	assert_int_equal(num(f, "memlock_kb"), 131072);
+	assert_int_equal(line_of(f, "memlock_kb"), 8);
+	assert_string_equal(text(f, "domain"), "*");
+	assert_string_equal(text(f, "type"), "soft");
+	f = find(&p, "limits", "scope", "limits.conf * hard");
+	assert_int_equal(num(f, "memlock_kb"), -1);
+	f = find(&p, "limits", "scope", "limits.conf @rdma soft");
+	assert_int_equal(num(f, "memlock_kb"), -1);
+	f = find(&p, "limits", "scope", "limits.conf @rdma hard");
+	assert_string_equal(text(f, "file"), "limits.conf");
+	fact_base_free(p.fb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ofed_info),
+		cmocka_unit_test(test_lspci),
+		cmocka_unit_test(test_flint),
+		cmocka_unit_test(test_mlxfwmanager),
+		cmocka_unit_test(test_perfquery),
+		cmocka_unit_test(test_limits_conf),
+	};
+
+	return cmocka_run_group_tests_name("parsers (host tools)", tests, NULL,
+					   NULL);
+}

@@ -384,30 +384,60 @@ void analysis_refresh(struct analysis *a)
 	layers_judge(a);
 }
 
+int analysis_base_load(const struct analysis_opts *o, struct diag *d,
+		       struct analysis_base *b)
+{
+	char *kbdir;
+	int rc;
+
+	b->fb = NULL;
+	b->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs,
+				    !o->no_site_rules, d);
+	if (!b->rs)
+		return EXIT_RULES;
+	b->fb = fact_base_new();
+	kbdir = xasprintf("%s/kb", analysis_datadir());
+	rc = kb_load_dir(b->fb, kbdir, "kb", d);
+	free(kbdir);
+	if (rc < 0) {
+		analysis_base_release(b);
+		return EXIT_RULES;
+	}
+	/* The log-scan automaton depends on the kb alone: built once here,
+	 * it is shared by every analysis forked from this process. */
+	logscan_get(b->fb, d);
+	return 0;
+}
+
+void analysis_base_release(struct analysis_base *b)
+{
+	if (b->fb)
+		logscan_release();
+	fact_base_free(b->fb);
+	rule_set_free(b->rs);
+	b->fb = NULL;
+	b->rs = NULL;
+}
+
 int analysis_run(const struct analysis_opts *o, struct diag *d,
 		 struct analysis **out)
 {
 	struct analysis *a = xcalloc(1, sizeof(*a));
+	struct analysis_base base;
 	struct engine_stats stats;
-	char *kbdir;
-	int rc;
 
 	*out = NULL;
 	a->d = d;
-	a->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs,
-				    !o->no_site_rules, d);
-	if (!a->rs) {
+	if (o->base) {
+		base = *o->base;
+		o->base->rs = NULL;
+		o->base->fb = NULL;
+	} else if (analysis_base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
 	}
-	a->fb = fact_base_new();
-	kbdir = xasprintf("%s/kb", analysis_datadir());
-	rc = kb_load_dir(a->fb, kbdir, "kb", d);
-	free(kbdir);
-	if (rc < 0) {
-		analysis_free(a);
-		return EXIT_RULES;
-	}
+	a->rs = base.rs;
+	a->fb = base.fb;
 	if (collect_all(a, o, d) || add_answers(a, o, d) ||
 	    (o->seed && o->seed(a->fb, o->seed_arg, d))) {
 		analysis_free(a);

@@ -15,6 +15,7 @@
 #include "engine/rule.h"
 
 struct snapshot;
+struct analysis_base;
 
 /* Exit codes (README "Exit codes"). */
 enum exit_code {
@@ -52,6 +53,11 @@ struct analysis_opts {
 	 * (rules test's inline facts).  Nonzero fails the analysis. */
 	int (*seed)(struct fact_base *fb, void *arg, struct diag *d);
 	void *seed_arg;
+	/* Rules and knowledge base loaded beforehand (analysis_base_load);
+	 * the analysis takes them over instead of loading its own.  batch
+	 * loads them once and forks a process per bundle, so that each
+	 * bundle's analysis works on its own copy. */
+	struct analysis_base *base;
 };
 
 enum layer_status {
@@ -97,6 +103,20 @@ const char *analysis_datadir(void);
  * the --rules directories.  Returns NULL after reporting to d. */
 struct rule_set *analysis_load_rules(const char *const *dirs, size_t ndirs,
 				     bool site, struct diag *d);
+
+/* The rules (shipped, site overlays unless no_site_rules, the --rules
+ * directories of o) and a fact base holding the knowledge base. */
+struct analysis_base {
+	struct rule_set *rs;
+	struct fact_base *fb;
+};
+
+/* Loads o's rules and the knowledge base into b.  Returns 0, or
+ * EXIT_RULES after reporting to d (b is then empty). */
+int analysis_base_load(const struct analysis_opts *o, struct diag *d,
+		       struct analysis_base *b);
+/* Frees what b holds and empties it. */
+void analysis_base_release(struct analysis_base *b);
 
 /* Runs the whole analysis.  Returns 0 with *out set, or an exit code
  * (EXIT_USAGE, EXIT_RULES) after reporting to d; the analysis is still

@@ -7,6 +7,7 @@
 #include "cli/analysis.h"
 #include "cli/answers.h"
 #include "cli/commands.h"
+#include "cli/nhc.h"
 #include "cli/report.h"
 #include "cli/savefile.h"
 #include "cli/term.h"
@@ -21,6 +22,36 @@ static void fill(struct analysis_opts *ao, const struct options *o)
 		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
 }
 
+/* --html: the report as one page, written atomically. */
+static int write_html(const struct analysis *a, const struct report_opts *ro,
+		      const char *path, struct diag *d)
+{
+	struct json *j = report_json(a, ro);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int err;
+
+	report_html(mem, j);
+	fclose(mem);
+	json_free(j);
+	err = savefile_write_text(path, text, d);
+	free(text);
+	return err;
+}
+
+/* --nhc: NHC's verdict on stdout instead of the report. */
+static int finish_nhc(struct diag *d, struct analysis *a, int rc,
+		      bool write_failed)
+{
+	if (!a || rc)
+		rc = nhc_report_error(stdout, d, rc ? rc : EXIT_USAGE);
+	else
+		rc = nhc_report(stdout, a);
+	analysis_free(a);
+	return !rc && write_failed ? EXIT_USAGE : rc;
+}
+
 static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		  int rc, const char *command)
 {
@@ -29,7 +60,11 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 
 	if (a && o->save)
 		save_failed = savefile_write(a, o->save, d) != 0;
+	if (a && o->html)
+		save_failed |= write_html(a, &ro, o->html, d) != 0;
 	diag_print(d, stderr, "rdmadoctor");
+	if (o->nhc)
+		return finish_nhc(d, a, rc, save_failed);
 	if (!a)
 		return rc;
 	if (o->json) {
@@ -75,9 +110,16 @@ int cmd_check(struct options *o)
 			o->args[0]);
 		return EXIT_USAGE;
 	}
+	if (o->nhc && o->json) {
+		fprintf(stderr,
+			"rdmadoctor: error: --nhc prints NHC's one-line format; it does not go with --json\n");
+		return EXIT_USAGE;
+	}
 	fill(&ao, o);
 	ao.root = o->root;
 	ao.live = !o->root;
+	if (o->nhc)
+		ao.progress = false;
 	return run(o, &ao, "check");
 }
 
@@ -88,6 +130,11 @@ int cmd_analyze(struct options *o)
 	if (!o->nargs) {
 		fprintf(stderr,
 			"rdmadoctor: error: analyze needs at least one path (a sosreport, snapshot or command output)\n");
+		return EXIT_USAGE;
+	}
+	if (o->nhc) {
+		fprintf(stderr,
+			"rdmadoctor: error: --nhc is for 'check' on the host itself\n");
 		return EXIT_USAGE;
 	}
 	fill(&ao, o);

@@ -11,6 +11,7 @@ int cmd_rules(struct options *o);
 int cmd_explain(struct options *o);
 int cmd_collect(struct options *o);
 int cmd_guide(struct options *o);
+int cmd_batch(struct options *o);
 /* No command: the guided session on a terminal, check otherwise. */
 int cmd_default(struct options *o);
 

@@ -32,20 +32,50 @@ static const struct command_entry commands[] = {
 	  "  starts it.\n"
 	  "  Example: rdmadoctor guide\n"
 	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root" },
-	{ "check", cmd_check, "check [--root DIR] [--timeout SEC]",
+	{ "check", cmd_check,
+	  "check [--root DIR] [--timeout SEC] [--nhc] [--html FILE]",
 	  "Diagnose this host, or the directory snapshot given with --root.\n"
 	  "  Reads /sys, /proc and the kernel config, asks libibverbs for devices and\n"
 	  "  runs read-only tools (ibstat, ethtool -i) with a timeout (default 10 s).\n"
+	  "  --html FILE also writes the report as a page: the five-layer stack\n"
+	  "  coloured by status, and the ranked diagnoses.  --nhc prints nothing on a\n"
+	  "  healthy host and, on a fault (a diagnosis of severity error or worse),\n"
+	  "  NHC's one-line failure 'ERROR:  nhc:  Health check failed:  ...' with exit\n"
+	  "  code 1, for use as an NHC check or a Slurm HealthCheckProgram (see\n"
+	  "  contrib/nhc/).\n"
 	  "  Example: rdmadoctor check\n"
-	  "           rdmadoctor check --root tests/fixtures/healthy-cx5/root --json" },
-	{ "analyze", cmd_analyze, "analyze PATH... (a path may be KIND=FILE)",
+	  "           rdmadoctor check --root tests/fixtures/healthy-cx5/root --json\n"
+	  "           rdmadoctor check --nhc --timeout 5" },
+	{ "analyze", cmd_analyze,
+	  "analyze PATH... [--html FILE] (a path may be KIND=FILE)",
 	  "Diagnose one host from its evidence, offline: a sosreport (a directory, or\n"
 	  "  a .tar.xz, .tar.gz or .tar.bz2 read in place), a sysinfo-snapshot, a\n"
 	  "  snapshot from 'collect', a directory snapshot, and loose command outputs\n"
 	  "  pasted into a ticket.  The kind of a loose file is detected from its\n"
 	  "  content; KIND=FILE names it (the kinds are listed below).\n"
+	  "  --html FILE also writes the report as a self-contained page.\n"
 	  "  Example: rdmadoctor analyze sosreport-node07.tar.xz ib_write_bw.txt\n"
-	  "           rdmadoctor analyze ibstat=paste.txt" },
+	  "           rdmadoctor analyze ibstat=paste.txt\n"
+	  "           rdmadoctor analyze --html node07.html sosreport-node07.tar.xz" },
+	{ "batch", cmd_batch,
+	  "batch PATH... [--jobs N] [--json] [--html FILE] [--timeout SEC]",
+	  "Diagnose many hosts, one bundle each: sosreports (directories or\n"
+	  "  tarballs), snapshots from 'collect', sysinfo-snapshots, directory\n"
+	  "  snapshots.  A PATH is a bundle, a directory of bundles, or a file listing\n"
+	  "  bundle paths one per line ('-': standard input).  Bundles are analysed in\n"
+	  "  parallel worker processes (--jobs, default one per processor), each\n"
+	  "  stopped after --timeout seconds (default 300).  Prints a line per host in\n"
+	  "  input order (--json: the 'analyze --json' object of each host, one per\n"
+	  "  line), then the fleet summary: each diagnosis with its host count and\n"
+	  "  hosts, the firmware versions of each adapter family across the fleet, and\n"
+	  "  the bundles that could not be read, with the reason.  On a terminal a\n"
+	  "  progress bar shows done/total, rate and ETA.  --html FILE also writes\n"
+	  "  the summary as a page with charts.  Exit code: 3 a host's rules failed\n"
+	  "  at run time, 2 a bundle could not be read, 1 a host has a diagnosis at\n"
+	  "  warning or above, 0 none.\n"
+	  "  Example: rdmadoctor batch /cases/4711/sosreports/\n"
+	  "           find /cases -name 'sosreport-*.tar.xz' | rdmadoctor batch --json - > fleet.jsonl\n"
+	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list" },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC]",
 	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"
@@ -103,6 +133,10 @@ static void usage(FILE *out)
 		"      --no-color    no colour (also when NO_COLOR is set or not a TTY)\n"
 		"  -q, --quiet       no progress lines on stderr\n"
 		"  -o, --output FILE where collect writes its snapshot\n"
+		"      --html FILE   also write the report as one HTML page (check,\n"
+		"                    analyze, batch)\n"
+		"      --jobs N      batch: bundles analysed at once (default: processors)\n"
+		"      --nhc         check: NHC's one-line failure format, for health checks\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
 		"  -V, --version     print the version\n"
 		"\n"

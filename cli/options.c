@@ -10,6 +10,7 @@
 #include "engine/xalloc.h"
 
 #define TIMEOUT_MAX_S 3600 /* @@ */
+#define JOBS_MAX 1024 /* processes batch runs at once */
 
 enum {
 	OPT_NO_COLOR = 256,
@@ -20,6 +21,10 @@ enum {
 	OPT_SAVE,
 	OPT_TIMEOUT,
 	OPT_ORIGIN,
+	OPT_JOBS,
+	OPT_HTML,
+	OPT_NHC,
+	OPT_MERGE,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +42,10 @@ static const struct option long_opts[] = {
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "origin", no_argument, NULL, OPT_ORIGIN },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "nhc", no_argument, NULL, OPT_NHC },
+	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -60,6 +69,7 @@ int options_parse(int argc, char **argv, struct options *o)
 	       -1) {
 		char *end;
 		double t;
+		long n;
 
 		switch (c) {
 		case 'j':
@@ -110,6 +120,26 @@ int options_parse(int argc, char **argv, struct options *o)
 				return -EINVAL;
 			}
 			o->timeout_ms = (unsigned)(t * 1000);
+			o->timeout_set = true;
+			break;
+		case OPT_JOBS:
+			n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 1 || n > JOBS_MAX) {
+				fprintf(stderr,
+					"rdmadoctor: error: --jobs takes a number of processes between 1 and %d, not '%s'\n",
+					JOBS_MAX, optarg);
+				return -EINVAL;
+			}
+			o->jobs = (unsigned)n;
+			break;
+		case OPT_HTML:
+			o->html = optarg;
+			break;
+		case OPT_NHC:
+			o->nhc = true;
+			break;
+		case OPT_MERGE:
+			o->merge = true;
 			break;
 		case ':':
 			fprintf(stderr,

@@ -23,6 +23,11 @@ struct options {
 	size_t nanswer_files;
 	const char *save; /* --save FILE */
 	unsigned timeout_ms;
+	bool timeout_set; /* --timeout given */
+	unsigned jobs; /* batch --jobs; 0 = one per processor */
+	const char *html; /* --html FILE */
+	bool nhc; /* check --nhc */
+	bool merge; /* batch --merge */
 	char **args; /* positional arguments */
 	size_t nargs;
 };

@@ -34,4 +34,15 @@ struct json *report_facts_json(const struct fact_base *fb);
  * diagnoses. */
 struct json *report_snapshot_json(const struct fact_base *fb);
 
+/* batch: a host's line as it is analysed (an entry of the fleet
+ * summary's hosts), and the fleet summary that ends the run. */
+void report_fleet_host_text(FILE *out, const struct json *host);
+void report_fleet_text(FILE *out, const struct json *summary);
+
+/* --html: one self-contained page (inline CSS and SVG, nothing fetched)
+ * for a host's report (the JSON of report_json) or for a fleet summary.
+ * Every string from a bundle is escaped. */
+void report_html(FILE *out, const struct json *report);
+void report_html_fleet(FILE *out, const struct json *summary);
+
 #endif

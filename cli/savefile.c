@@ -57,23 +57,31 @@ static int write_file(const char *path, const char *text, struct diag *d)
 	return err;
 }
 
-int savefile_write(const struct analysis *a, const char *path, struct diag *d)
+int savefile_write_text(const char *path, const char *text, struct diag *d)
 {
-	struct json *j = report_snapshot_json(a->fb);
-	char *text = json_dump(j, true);
-	char *with_newline = xasprintf("%s\n", text);
 	sigset_t hold, old;
 	int err;
 
-	json_free(j);
-	free(text);
 	sigemptyset(&hold);
 	sigaddset(&hold, SIGINT);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &hold, &old);
-	err = write_file(path, with_newline, d);
+	err = write_file(path, text, d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+int savefile_write(const struct analysis *a, const char *path, struct diag *d)
+{
+	struct json *j = report_snapshot_json(a->fb);
+	char *text = json_dump(j, true);
+	char *with_newline = xasprintf("%s\n", text);
+	int err;
+
+	json_free(j);
+	free(text);
+	err = savefile_write_text(path, with_newline, d);
 	free(with_newline);
 	return err;
 }

@@ -11,5 +11,8 @@
  * held off meanwhile, so that an interrupt leaves the old file or the new
  * one and never a part.  Returns 0, or -errno after reporting to d. */
 int savefile_write(const struct analysis *a, const char *path, struct diag *d);
+/* Writes text to path the same atomic way (--html).  Returns 0, or -errno
+ * after reporting to d. */
+int savefile_write_text(const char *path, const char *text, struct diag *d);
 
 #endif

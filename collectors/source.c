@@ -791,6 +791,25 @@ struct source *source_live_new(const struct source_opts *o)
 	return s;
 }
 
+bool source_dir_is_bundle(const char *dir)
+{
+	static const char *const markers[] = {
+		"sos_commands", "sos_reports", "commands_txt_output",
+		"sys",		"proc",
+	};
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(markers); i++) {
+		char *p = xasprintf("%s/%s", dir, markers[i]);
+		bool found = !stat(p, &st) && S_ISDIR(st.st_mode);
+
+		free(p);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
 struct source *source_dir_new(const char *dir, bool root_only,
 			      const struct source_opts *o, struct diag *d)
 {

@@ -77,6 +77,10 @@ struct source *source_live_new(const struct source_opts *o);
  * NULL after reporting to d when the directory cannot be read. */
 struct source *source_dir_new(const char *dir, bool root_only,
 			      const struct source_opts *o, struct diag *d);
+/* Whether a directory holds one host's evidence: the top of a sosreport,
+ * snapshot or sysinfo-snapshot, or a --root style tree (sys/ or proc/),
+ * rather than, say, a directory of bundles. */
+bool source_dir_is_bundle(const char *dir);
 /* A tar archive (.tar.xz, .tar.gz, .tgz, .tar.bz2, .tar) read in place
  * with nothing extracted to disk: members are read into memory in one
  * pass, within the per-member and total caps of the options; a common

@@ -1,0 +1,198 @@
+#!/bin/sh
+# Fleets: batch over 204 generated bundles (root trees, their tarballs,
+# sosreports extracted and as tarballs, and four that cannot be read) with
+# the summary's counts checked exactly; input forms (directories of
+# bundles, list files, stdin); --jobs 1 and 2 giving the same output; the
+# progress bar on a terminal; an interrupt; and check --nhc on a healthy
+# and a faulty host.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${RD_BIN:-./rdmadoctor}
+export NO_PROGRESS=1 RDMADOCTOR_NO_SITE_RULES=1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL fleet: $*"; fail=$((fail + 1)); }
+
+# check NAME WANT GOT
+check() {
+	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$3', want '$2'"; fi
+}
+
+HEALTHY=tests/fixtures/healthy-cx5/root
+FAULTY=tests/fixtures/cx5-fw-mismatch/root
+SOS=examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb
+
+# root HOST FW SRC DEST: a --root style tree of host HOST with firmware FW.
+root() {
+	cp -a "$3" "$4"
+	echo "$1" > "$4/proc/sys/kernel/hostname"
+	echo "$2" > "$4"/sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver
+}
+
+# sos HOST DEST: the example sosreport as host HOST.
+sos() {
+	cp -a "$SOS" "$2"
+	echo "$1" > "$2/sos_commands/host/hostname"
+	sed -i "s/cx5-node07/$1/g" "$2/sos_commands/kernel/uname_-a"
+}
+
+# The fleet: node001-080 healthy trees (FW 16.27.4000); node081-140 trees
+# on the old FW 16.26.1040 (a fault); node141-180 healthy tarballs on FW
+# 16.28.1002; node181-190 sosreports, node191-200 sosreport tarballs (the
+# old FW, a fault).
+F=$T/fleet
+mkdir -p "$F" "$T/stage"
+i=1
+while [ $i -le 200 ]; do
+	h=$(printf 'node%03d' $i)
+	if [ $i -le 80 ]; then
+		root "$h" 16.27.4000 "$HEALTHY" "$F/$h"
+	elif [ $i -le 140 ]; then
+		root "$h" 16.26.1040 "$FAULTY" "$F/$h"
+	elif [ $i -le 180 ]; then
+		root "$h" 16.28.1002 "$HEALTHY" "$T/stage/$h"
+		tar -C "$T/stage" -czf "$F/$h.tar.gz" "$h"
+	elif [ $i -le 190 ]; then
+		sos "$h" "$F/sosreport-$h-2024-03-18-abcdefg"
+	else
+		sos "$h" "$T/stage/sosreport-$h-2024-03-18-abcdefg"
+		tar -C "$T/stage" -cJf "$F/sosreport-$h-2024-03-18-abcdefg.tar.xz" \
+			"sosreport-$h-2024-03-18-abcdefg"
+		echo "0123 sosreport" > "$F/sosreport-$h-2024-03-18-abcdefg.tar.xz.sha256"
+	fi
+	i=$((i + 1))
+done
+# Four that cannot be read: a truncated tarball, a file that is no
+# bundle, an empty directory, and (in the list below) a missing path.
+head -c 300 "$F/node141.tar.gz" > "$F/node990-truncated.tar.gz"
+echo "notes about the fleet" > "$F/README.txt"
+mkdir "$F/node991-empty"
+
+start=$(date +%s)
+"$BIN" batch --json --jobs 2 "$F" "$T/missing-bundle" > "$T/fleet.jsonl" 2> "$T/fleet.err"
+rc=$?
+end=$(date +%s)
+check "batch exit code with unreadable bundles" 2 $rc
+check "JSON lines: 204 hosts and the summary" 205 "$(wc -l < "$T/fleet.jsonl")"
+S=$(tail -n 1 "$T/fleet.jsonl")
+check "counts" "204 200 4 80 0 120 2" \
+	"$(echo "$S" | jq -r '.fleet | "\(.bundles) \(.analysed) \(.failed) \(.fault) \(.warning) \(.ok) \(.exit)"')"
+check "diagnoses across the fleet" "fw-below-driver-minimum 80 node[081-140,181-200]" \
+	"$(echo "$S" | jq -r '.fleet.diagnoses | map("\(.id) \(.count) \(.hostlist)") | join(";")')"
+check "the diagnosis lists its hosts" 80 \
+	"$(echo "$S" | jq '.fleet.diagnoses[0].hosts | unique | length')"
+check "mixed firmware" "ConnectX-5 true 16.28.1002:40:node[141-180] 16.27.4000:80:node[001-080] 16.26.1040:80:node[081-140,181-200]" \
+	"$(echo "$S" | jq -r '.fleet.firmware[] | "\(.family) \(.mixed) " + (.versions | map("\(.fw_ver):\(.count):\(.hostlist)") | join(" "))')"
+check "failures and reasons" \
+"$F/README.txt: not a bundle: neither a bundle directory nor a tar archive
+$F/node990-truncated.tar.gz: cannot decompress: truncated gzip input
+$F/node991-empty: not a bundle: a directory without a sosreport, snapshot, sysinfo-snapshot or sys/ and proc/ layout
+$T/missing-bundle: cannot read: No such file or directory" \
+	"$(echo "$S" | jq -r '.fleet.failures[] | "\(.path): \(.reason)"')"
+check "host lines: one per input, failures with their reason" "200 4" \
+	"$(head -n 204 "$T/fleet.jsonl" | jq -s '"\(map(select(.diagnoses)) | length) \(map(select(.error)) | length)"' -r)"
+check "host lines are analyze --json objects" "version,source,layers,diagnoses,skipped,collectors" \
+	"$(jq -r 'select(.layers) | keys_unsorted | join(",")' "$T/fleet.jsonl" | sort -u)"
+check "host lines in input order" "node001 node200" \
+	"$(jq -r 'select(.source.hostname != "") | .source.hostname' "$T/fleet.jsonl" | sed -n '1p;200p' | tr '\n' ' ' | sed 's/ $//')"
+check "no host named twice" 0 "$(echo "$S" | jq '.fleet.duplicates | length')"
+[ -s "$T/fleet.err" ] && bad "batch wrote to stderr: $(head -3 "$T/fleet.err")" || ok
+echo "fleet: 204 bundles analysed in $((end - start)) s"
+
+# The text summary says the same.
+"$BIN" batch --jobs 1 "$F" "$T/missing-bundle" > "$T/fleet.txt" 2>&1
+grep -q '^Fleet: 204 bundles; 200 analysed (80 FAULT, 0 warning, 120 ok), 4 could not be read.$' "$T/fleet.txt" && ok ||
+	bad "text summary: $(grep '^Fleet' "$T/fleet.txt")"
+grep -q '^     80  error    fw-below-driver-minimum  \[firmware\]' "$T/fleet.txt" && ok || bad "text diagnosis count"
+grep -q '^  ConnectX-5: 3 versions (mixed)$' "$T/fleet.txt" && ok || bad "text firmware view"
+check "text: a line per input" 204 "$(grep -c '^\(FAULT\|ok\|warning\|failed\)  *' "$T/fleet.txt")"
+
+# --jobs 1 and --jobs 2 write the same.
+"$BIN" batch --json --jobs 1 "$F" "$T/missing-bundle" > "$T/j1.jsonl" 2>/dev/null
+cmp -s "$T/j1.jsonl" "$T/fleet.jsonl" && ok || bad "--jobs 1 and --jobs 2 differ"
+
+# Lists: a file of paths, and standard input; exit 1 for faults, 0 for a
+# healthy fleet.
+ls -d "$F"/node0[0-7][0-9] "$F"/node080 | grep -v node000 > "$T/healthy.list"
+"$BIN" batch "$T/healthy.list" > "$T/out" 2>&1
+check "a healthy fleet from a list" "0 Fleet: 80 bundles; 80 analysed (0 FAULT, 0 warning, 80 ok), 0 could not be read." \
+	"$? $(grep '^Fleet' "$T/out")"
+ls -d "$F"/node08* "$F"/node14* | "$BIN" batch --json - > "$T/out" 2>&1
+check "a fleet with faults from stdin" "1 20 10 10" \
+	"$? $(tail -n 1 "$T/out" | jq -r '.fleet | "\(.analysed) \(.fault) \(.ok)"')"
+printf 'hello\nworld\n' > "$T/prose.txt"
+"$BIN" batch "$T/prose.txt" > "$T/out" 2>&1
+check "a file that is neither bundle nor list" 2 $?
+grep -q 'prose.txt: not a bundle: neither a tar archive nor a list of bundle paths' "$T/out" && ok ||
+	bad "prose as a list: $(cat "$T/out")"
+"$BIN" batch > "$T/out" 2>&1
+check "batch without paths" "2 rdmadoctor: error: batch needs at least one path (bundles, a directory of bundles, a list, or '-')" \
+	"$? $(cat "$T/out")"
+"$BIN" batch --jobs 0 "$F" > "$T/out" 2>&1
+check "--jobs 0" 2 $?
+
+# Rules that fail to load stop the batch before any bundle.
+mkdir -p "$T/badrules"
+printf 'language: 1\nrules:\n  - id: x\n    titel: T\n' > "$T/badrules/bad.yaml"
+"$BIN" batch --rules "$T/badrules" "$F/node001" > "$T/out" 2>&1
+check "rules that fail to load" 3 $?
+
+# The progress bar on a terminal, and an interrupt: on a terminal, batch
+# shows done/total, rate and ETA; Ctrl-C stops it and the summary still
+# accounts for every bundle.
+if command -v tmux > /dev/null 2>&1; then
+	tm() { tmux -S "$T/tmux.sock" -f /dev/null "$@"; }
+	tm new-session -d -x 100 -y 30 \
+		"env -u NO_PROGRESS $BIN batch --jobs 1 $F > $T/tty.out; echo rc=\$? >> $T/tty.out; sleep 30"
+	seen=""
+	for _ in $(seq 1 100); do
+		pane=$(tm capture-pane -p 2> /dev/null)
+		if echo "$pane" | grep -q '\[#* *\] [0-9][0-9]*/203  [0-9.]*/s  ETA [0-9]*:[0-9][0-9]'; then
+			seen=yes
+			break
+		fi
+		sleep 0.05
+	done
+	[ -n "$seen" ] && ok || bad "no progress bar on the terminal: $pane"
+	tm send-keys C-c
+	for _ in $(seq 1 100); do
+		grep -q '^rc=' "$T/tty.out" 2> /dev/null && break
+		sleep 0.1
+	done
+	check "interrupted batch exit code" "rc=130" "$(grep '^rc=' "$T/tty.out")"
+	grep -q 'not analysed: the batch was interrupted' "$T/tty.out" && ok ||
+		bad "interrupt: no 'interrupted' hosts in: $(tail -5 "$T/tty.out")"
+	grep -q '^Fleet: 203 bundles;' "$T/tty.out" && ok || bad "interrupt: no summary"
+	tm kill-server 2> /dev/null
+else
+	echo "fleet: SKIP the progress bar and interrupt tests: tmux is not installed"
+fi
+
+# --- check --nhc
+out=$("$BIN" check --nhc --root "$HEALTHY" 2>&1)
+check "nhc, healthy host" "0 " "$? $out"
+out=$("$BIN" check --nhc --root "$FAULTY" 2> /dev/null)
+check "nhc, faulty host" "1 ERROR:  nhc:  Health check failed:  rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but mlx5_ib 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" \
+	"$? $out"
+out=$("$BIN" check --nhc --root "$T/missing-bundle" 2> /dev/null)
+check "nhc, a host that cannot be checked" "2 ERROR:  nhc:  Health check failed:  rdmadoctor:  cannot check this host: $T/missing-bundle: cannot read: No such file or directory" \
+	"$? $out"
+"$BIN" check --nhc --json --root "$HEALTHY" > /dev/null 2>&1
+check "nhc with json" 2 $?
+# The NHC check file works as NHC runs it: die() on the failure line.
+if command -v bash > /dev/null 2>&1; then
+	out=$(PATH="$(dirname "$BIN"):$PATH" RDMADOCTOR="$BIN" bash -c '
+		die() { echo "die $1: $2"; return 1; }
+		nhc_cmd_with_timeout() { shift; "$@"; }
+		. contrib/nhc/rdmadoctor.nhc
+		check_rdmadoctor --root "$1" && echo passed
+		check_rdmadoctor --root "$2"' _ "$HEALTHY" "$FAULTY")
+	check "the NHC check" "passed
+die 1: rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but mlx5_ib 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" "$out"
+fi
+
+echo "fleet: $pass passed, $fail failed"
+[ $fail -eq 0 ]

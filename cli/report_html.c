@@ -191,7 +191,7 @@ static void evidence_table(FILE *out, const struct json *ev)
 {
 	if (!json_len(ev))
 		return;
-	fputs("<table class=\"evidence\"><tr><th>Evidence</th><th>Line</th>"
+	fputs("<table class=\"evidence\"><tr><th>Evidence: file and line</th><th>What it says</th>"
 	      "</tr>\n",
 	      out);
 	for (size_t i = 0; i < json_len(ev); i++) {

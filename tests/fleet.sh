@@ -114,6 +114,23 @@ check "text: a line per input" 204 "$(grep -c '^\(FAULT\|ok\|warning\|failed\)  
 "$BIN" batch --json --jobs 1 "$F" "$T/missing-bundle" > "$T/j1.jsonl" 2>/dev/null
 cmp -s "$T/j1.jsonl" "$T/fleet.jsonl" && ok || bad "--jobs 1 and --jobs 2 differ"
 
+printf 'hello\nworld\n' > "$T/prose.txt"
+
+# Shards of a job array merge into the fleet of one run.
+ls -d "$F"/node0* > "$T/shard1.list"
+{ ls -d "$F"/* | grep -v -e '/node0' -e sha256; echo "$T/missing-bundle"; } > "$T/shard2.list"
+"$BIN" batch --json "$T/shard1.list" > "$T/shard1.jsonl" 2>/dev/null
+"$BIN" batch --json - < "$T/shard2.list" > "$T/shard2.jsonl" 2>/dev/null
+"$BIN" batch --merge --json "$T/shard1.jsonl" "$T/shard2.jsonl" > "$T/merged.json"
+check "merged exit code" 2 $?
+check "merged shards equal one run" \
+	"$(tail -n 1 "$T/fleet.jsonl" | jq -S '.fleet | del(.hosts, .failures)')" \
+	"$(jq -S '.fleet | del(.hosts, .failures)' "$T/merged.json")"
+check "merged hosts" "$(tail -n 1 "$T/fleet.jsonl" | jq -c '[.fleet.hosts[].name] | sort')" \
+	"$(jq -c '[.fleet.hosts[].name] | sort' "$T/merged.json")"
+"$BIN" batch --merge "$T/prose.txt" > "$T/out" 2>&1
+check "merge of a file without a summary" 2 $?
+
 # Lists: a file of paths, and standard input; exit 1 for faults, 0 for a
 # healthy fleet.
 ls -d "$F"/node0[0-7][0-9] "$F"/node080 | grep -v node000 > "$T/healthy.list"
@@ -123,7 +140,6 @@ check "a healthy fleet from a list" "0 Fleet: 80 bundles; 80 analysed (0 FAULT, 
 ls -d "$F"/node08* "$F"/node14* | "$BIN" batch --json - > "$T/out" 2>&1
 check "a fleet with faults from stdin" "1 20 10 10" \
 	"$? $(tail -n 1 "$T/out" | jq -r '.fleet | "\(.analysed) \(.fault) \(.ok)"')"
-printf 'hello\nworld\n' > "$T/prose.txt"
 "$BIN" batch "$T/prose.txt" > "$T/out" 2>&1
 check "a file that is neither bundle nor list" 2 $?
 grep -q 'prose.txt: not a bundle: neither a tar archive nor a list of bundle paths' "$T/out" && ok ||

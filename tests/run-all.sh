@@ -1,6 +1,7 @@
 #!/bin/sh
-# Every test that runs the binary: golden outputs, command-line behaviour
-# and the guided session on a terminal.  (Unit tests run from 'make unit'.)
+# Every test that runs the binary: golden outputs, command-line behaviour,
+# the guided session on a terminal, fleets (batch, check --nhc) and the
+# HTML reports in a browser.  (Unit tests run from 'make unit'.)
 set -u
 cd "$(dirname "$0")/.."
 export RDMADOCTOR_DATADIR="$(pwd)"
@@ -8,4 +9,6 @@ status=0
 tests/run-golden.sh || status=1
 tests/cli.sh || status=1
 tests/guide.sh || status=1
+tests/fleet.sh || status=1
+tests/html.sh || status=1
 exit $status

@@ -1,0 +1,176 @@
+/* pool: every task delivered once, in index order, whatever the order
+ * the processes finish in; a crash, a hang past the time limit and an
+ * interrupt each reported as such. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/pool.h"
+
+#define NTASKS 12
+#define BIG (200 * 1000) /* more than a pipe holds */
+
+struct seen {
+	size_t n;
+	size_t index[NTASKS];
+	enum pool_outcome outcome[NTASKS];
+	int status[NTASKS];
+	char out[NTASKS][32];
+	size_t len[NTASKS];
+	size_t ticks_max;
+	int interrupt_after; /* raise SIGINT once this many are done */
+};
+
+/* Later tasks finish first: task i sleeps (NTASKS - i) ms. */
+static int work_ordered(void *arg, size_t i, int fd)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "task %zu", i);
+
+	(void)arg;
+	usleep((useconds_t)(NTASKS - i) * 1000);
+	return pool_write(fd, buf, (size_t)n) ? 1 : 0;
+}
+
+static void done(void *arg, const struct pool_result *r)
+{
+	struct seen *s = arg;
+
+	assert_true(s->n < NTASKS);
+	s->index[s->n] = r->index;
+	s->outcome[s->n] = r->outcome;
+	s->status[s->n] = r->status;
+	s->len[s->n] = r->len;
+	snprintf(s->out[s->n], sizeof(s->out[s->n]), "%s", r->output);
+	s->n++;
+	if (s->interrupt_after && (int)s->n == s->interrupt_after)
+		raise(SIGINT);
+}
+
+static void tick(void *arg, size_t finished, size_t total)
+{
+	struct seen *s = arg;
+
+	assert_int_equal(total, NTASKS);
+	assert_true(finished <= total);
+	if (finished > s->ticks_max)
+		s->ticks_max = finished;
+}
+
+static void test_in_order(void **state)
+{
+	struct seen s = { 0 };
+	struct pool_opts o = { .jobs = 4,
+			       .work = work_ordered,
+			       .done = done,
+			       .tick = tick,
+			       .arg = &s };
+
+	(void)state;
+	assert_int_equal(pool_run(NTASKS, &o, NULL), 0);
+	assert_int_equal(s.n, NTASKS);
+	for (size_t i = 0; i < NTASKS; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "task %zu", i);
+		assert_int_equal(s.index[i], i);
+		assert_int_equal(s.outcome[i], POOL_DONE);
+		assert_string_equal(s.out[i], want);
+	}
+	assert_int_equal(s.ticks_max, NTASKS);
+}
+
+/* Task 1 crashes, task 2 hangs, task 3 exits 3, task 4 writes more than
+ * a pipe holds; the rest answer. */
+static int work_mixed(void *arg, size_t i, int fd)
+{
+	(void)arg;
+	if (i == 1)
+		abort();
+	if (i == 2)
+		pause();
+	if (i == 3)
+		return 3;
+	if (i == 4) {
+		char *big = malloc(BIG);
+
+		memset(big, 'x', BIG);
+		return pool_write(fd, big, BIG) ? 1 : 0;
+	}
+	return pool_write(fd, "ok", 2) ? 1 : 0;
+}
+
+static void test_failures(void **state)
+{
+	struct seen s = { 0 };
+	struct pool_opts o = { .jobs = 3,
+			       .timeout_ms = 300,
+			       .work = work_mixed,
+			       .done = done,
+			       .arg = &s };
+
+	(void)state;
+	assert_int_equal(pool_run(NTASKS, &o, NULL), 0);
+	assert_int_equal(s.n, NTASKS);
+	assert_int_equal(s.outcome[0], POOL_DONE);
+	assert_string_equal(s.out[0], "ok");
+	assert_int_equal(s.outcome[1], POOL_FAILED);
+	assert_true(WIFSIGNALED(s.status[1]));
+	assert_int_equal(WTERMSIG(s.status[1]), SIGABRT);
+	assert_int_equal(s.outcome[2], POOL_TIMED_OUT);
+	assert_int_equal(s.outcome[3], POOL_FAILED);
+	assert_true(WIFEXITED(s.status[3]));
+	assert_int_equal(WEXITSTATUS(s.status[3]), 3);
+	assert_int_equal(s.outcome[4], POOL_DONE);
+	assert_int_equal(s.len[4], BIG);
+	for (size_t i = 5; i < NTASKS; i++)
+		assert_int_equal(s.outcome[i], POOL_DONE);
+}
+
+static int work_slow(void *arg, size_t i, int fd)
+{
+	(void)arg;
+	(void)i;
+	usleep(20 * 1000);
+	return pool_write(fd, "ok", 2) ? 1 : 0;
+}
+
+static void test_interrupt(void **state)
+{
+	struct seen s = { .interrupt_after = 2 };
+	struct pool_opts o = {
+		.jobs = 1, .work = work_slow, .done = done, .arg = &s
+	};
+	int signo = 0;
+
+	(void)state;
+	assert_int_equal(pool_run(NTASKS, &o, &signo), -EINTR);
+	assert_int_equal(signo, SIGINT);
+	assert_int_equal(s.n, NTASKS);
+	assert_int_equal(s.outcome[0], POOL_DONE);
+	assert_int_equal(s.outcome[1], POOL_DONE);
+	for (size_t i = 3; i < NTASKS; i++)
+		assert_int_equal(s.outcome[i], POOL_INTERRUPTED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_in_order),
+		cmocka_unit_test(test_failures),
+		cmocka_unit_test(test_interrupt),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -403,9 +403,6 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		analysis_base_release(b);
 		return EXIT_RULES;
 	}
-	/* The log-scan automaton depends on the kb alone: built once here,
-	 * it is shared by every analysis forked from this process. */
-	logscan_get(b->fb, d);
 	return 0;
 }
 

@@ -95,7 +95,8 @@ static void add_dir_of_bundles(struct batch_inputs *in, const char *dir)
 		names[n++] = xasprintf("%.*s/%s", (int)len, dir, e->d_name);
 	}
 	closedir(dp);
-	qsort(names, n, sizeof(*names), by_name);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		add_entry(in, names[i]);
 		free(names[i]);

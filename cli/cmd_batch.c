@@ -20,6 +20,7 @@
 #include "cli/report.h"
 #include "cli/savefile.h"
 #include "cli/term.h"
+#include "collectors/logscan.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
@@ -421,6 +422,10 @@ static int run(struct batch *b, struct diag *d)
 		if (!b->in.v[i].problem)
 			b->bundle[b->nbundles++] = i;
 	rc = analysis_base_load(&b->ao, d, &b->base);
+	/* The log-scan automaton depends on the kb alone: built once here,
+	 * every worker forked from this process shares it. */
+	if (!rc)
+		logscan_get(b->base.fb, d);
 	diag_print(d, stderr, "rdmadoctor");
 	if (rc)
 		return rc;

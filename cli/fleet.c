@@ -400,8 +400,10 @@ static struct json *diagnoses_json(const struct fleet *f)
 	struct json *arr = json_new_array();
 	struct fdiag *sorted = xcalloc(f->ndiags + 1, sizeof(*sorted));
 
-	memcpy(sorted, f->diags, f->ndiags * sizeof(*sorted));
-	qsort(sorted, f->ndiags, sizeof(*sorted), by_count);
+	if (f->ndiags) {
+		memcpy(sorted, f->diags, f->ndiags * sizeof(*sorted));
+		qsort(sorted, f->ndiags, sizeof(*sorted), by_count);
+	}
 	for (size_t i = 0; i < f->ndiags; i++) {
 		const struct fdiag *g = &sorted[i];
 		struct json *o = json_new_object(), *rem = json_new_array(),
@@ -453,7 +455,9 @@ static struct json *firmware_json(struct fleet *f)
 {
 	struct json *arr = json_new_array();
 
-	qsort(f->families, f->nfamilies, sizeof(*f->families), by_family);
+	if (f->nfamilies)
+		qsort(f->families, f->nfamilies, sizeof(*f->families),
+		      by_family);
 	for (size_t i = 0; i < f->nfamilies; i++) {
 		struct family *fam = &f->families[i];
 		struct json *o = json_new_object(), *vs = json_new_array();

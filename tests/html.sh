@@ -46,6 +46,18 @@ echo "not a bundle" > "$T/fleet/notes.txt"
 "$BIN" batch --html "$T/fleet.html" "$T/fleet" > /dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "batch --html: exit code"
 
+# analyze writes the same page for a sosreport; a page that cannot be
+# written is an error, and the report still goes to stdout.
+"$BIN" analyze --html "$T/sos.html" \
+	examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb > "$T/sos.txt" 2>&1
+[ $? -eq 1 ] && ok || bad "analyze --html: exit code"
+has "analyze --html" "$T/sos.html" 'data-layer="firmware" data-status="fault"'
+"$BIN" analyze --html "$T/no/such/dir/x.html" \
+	examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb > "$T/out" 2>&1
+[ $? -eq 2 ] && ok || bad "--html into a missing directory: exit code"
+has "--html into a missing directory" "$T/out" "x.html: cannot write: No such file or directory"
+has "the report still printed" "$T/out" "Firmware older than the driver requires"
+
 # Self-contained: nothing to fetch.
 for f in "$T/host.html" "$T/fleet.html"; do
 	if grep -qiE "(src|href)=\"(https?:)?//|url\\(['\"]?(https?:)?//|<link|<script|@import" "$f"; then

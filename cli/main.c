@@ -58,7 +58,8 @@ static const struct command_entry commands[] = {
 	  "           rdmadoctor analyze ibstat=paste.txt\n"
 	  "           rdmadoctor analyze --html node07.html sosreport-node07.tar.xz" },
 	{ "batch", cmd_batch,
-	  "batch PATH... [--jobs N] [--json] [--html FILE] [--timeout SEC]",
+	  "batch PATH... [--jobs N] [--json] [--html FILE] [--timeout SEC]\n"
+	  "  batch --merge FILE...",
 	  "Diagnose many hosts, one bundle each: sosreports (directories or\n"
 	  "  tarballs), snapshots from 'collect', sysinfo-snapshots, directory\n"
 	  "  snapshots.  A PATH is a bundle, a directory of bundles, or a file listing\n"
@@ -72,10 +73,13 @@ static const struct command_entry commands[] = {
 	  "  progress bar shows done/total, rate and ETA.  --html FILE also writes\n"
 	  "  the summary as a page with charts.  Exit code: 3 a host's rules failed\n"
 	  "  at run time, 2 a bundle could not be read, 1 a host has a diagnosis at\n"
-	  "  warning or above, 0 none.\n"
+	  "  warning or above, 0 none.  --merge FILE... joins the fleet summaries\n"
+	  "  of earlier 'batch --json' runs, such as the shards of a job array\n"
+	  "  (contrib/slurm/batch-array.sbatch).\n"
 	  "  Example: rdmadoctor batch /cases/4711/sosreports/\n"
 	  "           find /cases -name 'sosreport-*.tar.xz' | rdmadoctor batch --json - > fleet.jsonl\n"
-	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list" },
+	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list\n"
+	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl" },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC]",
 	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"

@@ -49,8 +49,7 @@ static void put_runtime(struct col_ctx *c, struct fact *f, const char *path,
 	col_status(st, FETCH_OK, "a %s container (%s)", runtime, path);
 }
 
-static bool container(struct col_ctx *c, struct fact *f,
-		      struct col_status *st)
+static bool container(struct col_ctx *c, struct fact *f, struct col_status *st)
 {
 	struct fetch cg;
 
@@ -158,8 +157,9 @@ void col_environment(struct col_ctx *c, struct col_status *st)
 	}
 	virtual_machine(c, f, st);
 	if (!st->seen)
-		col_status(st, FETCH_MISSING,
-			   "no container marks, /proc/cpuinfo or DMI data in this bundle");
+		col_status(
+			st, FETCH_MISSING,
+			"no container marks, /proc/cpuinfo or DMI data in this bundle");
 }
 
 void col_dev_infiniband(struct col_ctx *c, struct col_status *st)

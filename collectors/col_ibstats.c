@@ -28,10 +28,11 @@ static bool gid_text(const char *raw, char *out, size_t size)
 		int n = 0;
 
 		while (n < 4 && isxdigit((unsigned char)*p)) {
-			v = v * 16 + (unsigned)(isdigit((unsigned char)*p) ?
-							*p - '0' :
-							tolower((unsigned char)*p) -
-								'a' + 10);
+			v = v * 16 +
+			    (unsigned)(isdigit((unsigned char)*p) ?
+					       *p - '0' :
+					       tolower((unsigned char)*p) -
+						       'a' + 10);
 			p++;
 			n++;
 		}
@@ -57,8 +58,8 @@ void col_ib_gids(struct col_ctx *c, const char *dev, const char *portdir,
 {
 	char *dir = xasprintf("%s/gids", portdir), ll[32];
 	char *llpath = xasprintf("%s/link_layer", portdir);
-	bool roce = col_attr(c, llpath, ll, sizeof(ll)) &&
-		    !strcmp(ll, "Ethernet");
+	bool roce =
+		col_attr(c, llpath, ll, sizeof(ll)) && !strcmp(ll, "Ethernet");
 	struct names ls;
 
 	free(llpath);
@@ -71,8 +72,8 @@ void col_ib_gids(struct col_ctx *c, const char *dev, const char *portdir,
 	for (size_t i = 0; i < ls.n && i < GIDS_MAX; i++) {
 		char *path = xasprintf("%s/%s", dir, ls.v[i]), raw[64],
 		     gid[INET6_ADDRSTRLEN], type[32], *where;
-		char *tpath = xasprintf("%s/gid_attrs/types/%s", portdir,
-					ls.v[i]);
+		char *tpath =
+			xasprintf("%s/gid_attrs/types/%s", portdir, ls.v[i]);
 		struct emit e;
 		struct fact *f;
 		struct line ln;
@@ -93,8 +94,7 @@ void col_ib_gids(struct col_ctx *c, const char *dev, const char *portdir,
 		emit_int(&e, f, "port", port, NULL);
 		emit_int(&e, f, "index", strtol(ls.v[i], NULL, 10), NULL);
 		emit_str(&e, f, "gid", gid, strlen(gid), &ln);
-		if (roce && col_attr(c, tpath, type, sizeof(type)) &&
-		    type[0]) {
+		if (roce && col_attr(c, tpath, type, sizeof(type)) && type[0]) {
 			char *twhere = source_name_of(c->src, tpath);
 
 			/* The kernel names RoCE v1 "IB/RoCE v1", the type it

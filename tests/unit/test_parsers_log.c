@@ -60,7 +60,9 @@ static void test_dmesg_brackets(void **state)
 
 	(void)state;
 	/* ConnectX-6 OCP3 card trained at 8 GT/s: PCIe bandwidth limited. */
-	p = parse_log(DMESG "cx6-ocp3-adapter-x16-slot-gen3-limited-sufficient-power-75w.txt");
+	p = parse_log(
+		DMESG
+		"cx6-ocp3-adapter-x16-slot-gen3-limited-sufficient-power-75w.txt");
 	f = event(&p, "PCI-BW-LIMITED", NULL);
 	assert_string_equal(text(f, "device"), "0000:01:00.0");
 	assert_string_equal(text(f, "detail"), "126.016");
@@ -87,7 +89,8 @@ static void test_dmesg_probe_failures(void **state)
 	(void)state;
 	/* ConnectX-4 Lx probe fails with -22 after handle_hca_cap; the
 	 * comment lines of the paste are not log lines. */
-	p = parse_log(DMESG "pocopico-rp-ext-129-cx4lx-handle-hca-cap-failed.txt");
+	p = parse_log(DMESG
+		      "pocopico-rp-ext-129-cx4lx-handle-hca-cap-failed.txt");
 	assert_int_equal(count(&p, "log_event"), 2);
 	f = event(&p, "MLX5-INIT-ONE-FAIL", NULL);
 	assert_string_equal(text(f, "device"), "0000:01:00.0");
@@ -98,7 +101,8 @@ static void test_dmesg_probe_failures(void **state)
 	assert_int_equal(count(&p, "log"), 4);
 	fact_base_free(p.fb);
 
-	p = parse_log(DMESG "tinycore-redpill-9-cx4lx-log-max-qp-handle-hca-cap.txt");
+	p = parse_log(DMESG
+		      "tinycore-redpill-9-cx4lx-log-max-qp-handle-hca-cap.txt");
 	f = event(&p, "MLX5-INIT-ONE-FAIL", NULL);
 	assert_string_equal(text(f, "device"), "0000:03:00.0");
 	assert_string_equal(text(f, "first"), "[   14.059052]");
@@ -113,7 +117,9 @@ static void test_dmesg_firmware_health(void **state)
 	(void)state;
 	/* IBM OEM ConnectX-4 Lx: assert dump lines wrapped by a mail
 	 * client, then health syndrome 0x7 (irisc not responding). */
-	p = parse_log(DMESG "netdev-2020-ibm-oem-cx4lx-power9-irisc-not-responding-wrapped.txt");
+	p = parse_log(
+		DMESG
+		"netdev-2020-ibm-oem-cx4lx-power9-irisc-not-responding-wrapped.txt");
 	f = event(&p, "MLX5-HEALTH-SYND", NULL);
 	assert_string_equal(text(f, "device"), "0001:19:00.0");
 	assert_string_equal(text(f, "detail"), "0x7");
@@ -132,7 +138,8 @@ static void test_dmesg_without_timestamps(void **state)
 	(void)state;
 	/* GX10: 27 W slot power, the message's rest indented on the next
 	 * line as the author pasted it. */
-	p = parse_log(DMESG "asus-gx10-cx7-insufficient-power-27w-and-pcie-x4.txt");
+	p = parse_log(DMESG
+		      "asus-gx10-cx7-insufficient-power-27w-and-pcie-x4.txt");
 	f = event(&p, "MLX5-PCI-POWER-INSUFF", NULL);
 	assert_string_equal(text(f, "device"), "0002:01:00.0");
 	assert_string_equal(text(f, "detail"), "27");
@@ -142,8 +149,8 @@ static void test_dmesg_without_timestamps(void **state)
 
 	/* AOC module over temperature, then the link goes down. */
 	p = parse_log(DMESG "gx10-aoc-module-high-temperature-link-down.txt");
-	assert_string_equal(text(event(&p, "MLX5-PME-HIGH-TEMP", NULL), "detail"),
-			    "0");
+	assert_string_equal(
+		text(event(&p, "MLX5-PME-HIGH-TEMP", NULL), "detail"), "0");
 	assert_string_equal(text(event(&p, "MLX5E-LINK-DOWN", NULL), "device"),
 			    "enp1s0f0np0");
 	fact_base_free(p.fb);
@@ -170,7 +177,8 @@ static void test_dmesg_other_forms(void **state)
 
 	(void)state;
 	/* journalctl short-iso from three nodes: one event per host. */
-	p = parse_log(DMESG "journal-short-iso-3nodes-switch-reboot-link-flap.txt");
+	p = parse_log(DMESG
+		      "journal-short-iso-3nodes-switch-reboot-link-flap.txt");
 	for (int i = 4; i <= 6; i++) {
 		char host[8];
 
@@ -185,7 +193,9 @@ static void test_dmesg_other_forms(void **state)
 	fact_base_free(p.fb);
 
 	/* dmesg -T: human-readable times. */
-	p = parse_log(DMESG "linux-block-2023-cx5-link-down-nvme-rdma-null-deref-dmesg-T.txt");
+	p = parse_log(
+		DMESG
+		"linux-block-2023-cx5-link-down-nvme-rdma-null-deref-dmesg-T.txt");
 	f = event(&p, "MLX5E-LINK-DOWN", NULL);
 	assert_string_equal(text(f, "device"), "0000:02:00.0");
 	assert_string_equal(text(f, "first"), "Tue Feb 14 18:48:25 2023");
@@ -193,8 +203,11 @@ static void test_dmesg_other_forms(void **state)
 
 	/* /var/log/messages: an oops whose call trace runs through ib_core
 	 * on host T630. */
-	p = parse_log(DMESG "linux-rdma-ml-2020-02-ib-core-null-deref-syslog-format.txt");
-	f = find(&p, "log", "text", "port_pkey_list_insert+0x30/0x1a0 [ib_core]");
+	p = parse_log(
+		DMESG
+		"linux-rdma-ml-2020-02-ib-core-null-deref-syslog-format.txt");
+	f = find(&p, "log", "text",
+		 "port_pkey_list_insert+0x30/0x1a0 [ib_core]");
 	assert_string_equal(text(f, "host"), "T630");
 	assert_string_equal(text(f, "time"), "Feb 20 23:49:53");
 	fact_base_free(p.fb);

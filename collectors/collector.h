@@ -62,7 +62,7 @@ typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 	X(modinfo,                                                             \
 	  "modinfo of the RDMA modules (sosreport modinfo_ALL_MODULES)",       \
 	  "driver", COL_LIVE | COL_TREE)                                       \
-	X(sysfs_infiniband, "/sys/class/infiniband", "hca port",               \
+	X(sysfs_infiniband, "/sys/class/infiniband", "hca port gid counter",   \
 	  COL_LIVE | COL_TREE)                                                 \
 	X(pci, "/sys/bus/pci/devices", "pcie", COL_LIVE | COL_TREE)            \
 	X(ibstat, "ibstat", "hca port tool_error", COL_LIVE | COL_TREE)        \
@@ -78,7 +78,7 @@ typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 	  "ib_write_bw to localhost on the first active port (--perftest)",    \
 	  "perftest", COL_LIVE | COL_TREE | COL_PERFTEST)                      \
 	X(verbs, "libibverbs (device list and a smoke test)",                  \
-	  "verbs hca port", COL_LIVE)                                          \
+	  "verbs hca port gid", COL_LIVE)                                      \
 	X(limits, "getrlimit(RLIMIT_MEMLOCK)", "limits", COL_LIVE)             \
 	X(limits_conf, "/etc/security/limits.conf and limits.d/*.conf",        \
 	  "limits", COL_LIVE | COL_TREE)                                       \

@@ -111,6 +111,7 @@ fi
 # --- rules test: the shipped corpus and the example site overlay pass; a
 # failing case shows the difference and what fired; malformed test files
 # and untested rules are caught
+expect rules-lint-shipped 0 "no problems found" -- "$BIN" rules lint
 expect rules-test-shipped 0 " 0 failed" -- "$BIN" rules test
 expect rules-test-overlay 0 "^5 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
 mkdir -p "$T/rt"

@@ -35,6 +35,23 @@ static void test_ibstat(void **state)
 	assert_string_equal(fact_text(f, "link_layer"), "InfiniBand");
 	fact_base_free(p.fb);
 
+	/* A ConnectX-3 VPI in Ethernet mode, pasted with its prompt: both
+	 * ports Active at 40, LID 0 as on any RoCE port. */
+	p = parse_file("ibstat",
+		       SAMPLES "ibstat/cx3-vpi-eth-mode-two-ports-40g-active.txt",
+		       NULL);
+	f = find(&p, "hca", "name", "mlx4_0");
+	assert_string_equal(fact_text(f, "fw_ver"), "2.40.7000");
+	assert_int_equal(count(&p, "port"), 2);
+	for (int i = 1; i <= 2; i++) {
+		f = port(&p, "mlx4_0", i);
+		assert_string_equal(fact_text(f, "state"), "ACTIVE");
+		assert_string_equal(fact_text(f, "link_layer"), "Ethernet");
+		assert_true(num(f, "rate_gbps") == 40);
+		assert_true(num(f, "lid") == 0);
+	}
+	fact_base_free(p.fb);
+
 	/* Eleven CAs without blank lines between them; two ports down. */
 	p = parse(
 		"ibstat",

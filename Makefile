@@ -4,6 +4,8 @@
 #   make run        install missing packages, build, analyse the bundled example
 #   make test       install missing packages, build, run every test
 #   make asan       the whole suite under AddressSanitizer and UBSan
+#   make bench      the engine benchmarks against CLIPS (bench/README.md)
+#   make bench-smoke  their smallest sizes, as a differential test only
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     clang-format the sources
 
@@ -41,7 +43,13 @@ MAIN_OBJ := $(BUILD)/cli/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit golden asan install format check-format clean
+BENCH_TOOLS := $(BUILD)/bench/benchgen $(BUILD)/bench/benchrun
+BENCHES := $(wildcard bench/b*-*.sh)
+BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
+	BENCHRUN=$(BUILD)/bench/benchrun BENCH_DIR=$(BUILD)/bench/work
+
+.PHONY: all deps run test unit golden asan install format check-format clean \
+	bench bench-smoke
 
 all: $(BIN)
 
@@ -55,6 +63,10 @@ $(BUILD)/librd.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
 	@mkdir -p $(dir $@)
@@ -79,6 +91,13 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
 	@RD_BIN=./$(BIN) tests/run-all.sh
+	@$(MAKE) --no-print-directory bench-smoke
+
+bench: $(BIN) $(BENCH_TOOLS)
+	@for b in $(BENCHES); do $(BENCH_ENV) $$b || exit 1; done
+
+bench-smoke: $(BIN) $(BENCH_TOOLS)
+	@for b in $(BENCHES); do $(BENCH_ENV) $$b --smoke || exit 1; done
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
@@ -87,6 +106,9 @@ asan: deps
 		CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
 		build-asan/rdmadoctor unit
 	@RD_BIN=build-asan/rdmadoctor tests/run-all.sh
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/rdmadoctor \
+		CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+		bench-smoke
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
@@ -106,4 +128,4 @@ check-format:
 clean:
 	rm -rf build build-asan rdmadoctor
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(BENCH_TOOLS:=.d)

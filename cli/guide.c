@@ -733,6 +733,7 @@ int cmd_guide(struct options *o)
 	s.base.rule_dirs = o->rules;
 	s.base.nrule_dirs = o->nrules;
 	s.base.timeout_ms = o->timeout_ms;
+	s.base.perftest = o->perftest;
 	if (o->save)
 		s.save_path = xstrdup(o->save);
 	if (answers_from_options(&s.answers, o, s.d)) {

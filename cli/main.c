@@ -33,10 +33,13 @@ static const struct command_entry commands[] = {
 	  "  Example: rdmadoctor guide\n"
 	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root" },
 	{ "check", cmd_check,
-	  "check [--root DIR] [--timeout SEC] [--nhc] [--html FILE]",
+	  "check [--root DIR] [--timeout SEC] [--perftest] [--nhc] [--html FILE]",
 	  "Diagnose this host, or the directory snapshot given with --root.\n"
 	  "  Reads /sys, /proc and the kernel config, asks libibverbs for devices and\n"
-	  "  runs read-only tools (ibstat, ethtool -i) with a timeout (default 10 s).\n"
+	  "  runs read-only tools (ibstat, ethtool -i, ...) with a timeout (default\n"
+	  "  10 s); a tool that hangs is killed and reported as such.  It only reads,\n"
+	  "  except that --perftest also runs a 2-second loopback ib_write_bw on the\n"
+	  "  first active port (server and client on this host).\n"
 	  "  --html FILE also writes the report as a page: the five-layer stack\n"
 	  "  coloured by status, and the ranked diagnoses.  --nhc prints nothing on a\n"
 	  "  healthy host and, on a fault (a diagnosis of severity error or worse),\n"
@@ -81,7 +84,7 @@ static const struct command_entry commands[] = {
 	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list\n"
 	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl" },
 	{ "collect", cmd_collect,
-	  "collect [-o FILE] [--root DIR] [--timeout SEC]",
+	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest]",
 	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"
 	  "  module versions, kernel config and log, the output of each tool it runs,\n"
 	  "  and the libibverbs results -- into a .tar.gz in sosreport layout, for a\n"
@@ -141,6 +144,7 @@ static void usage(FILE *out)
 		"                    analyze, batch)\n"
 		"      --jobs N      batch: bundles analysed at once (default: processors)\n"
 		"      --nhc         check: NHC's one-line failure format, for health checks\n"
+		"      --perftest    check, collect: also run a loopback ib_write_bw\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
 		"  -V, --version     print the version\n"
 		"\n"

@@ -25,6 +25,7 @@ enum {
 	OPT_HTML,
 	OPT_NHC,
 	OPT_MERGE,
+	OPT_PERFTEST,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "nhc", no_argument, NULL, OPT_NHC },
 	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "perftest", no_argument, NULL, OPT_PERFTEST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -110,6 +112,9 @@ int options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_ORIGIN:
 			o->origin = true;
+			break;
+		case OPT_PERFTEST:
+			o->perftest = true;
 			break;
 		case OPT_TIMEOUT:
 			t = strtod(optarg, &end);

@@ -37,6 +37,12 @@ static const char *const layer_docs[] = {
 #undef X
 };
 
+/* Checks that lacked the same input. */
+struct no_data {
+	char *missing;
+	size_t n;
+};
+
 struct session {
 	const struct options *o;
 	struct tty *tty;
@@ -52,10 +58,7 @@ struct session {
 	/* the checks of the current layer that had no data, counted per
 	 * missing input and told once at the end of the layer, so that a
 	 * layer with many checks still fits the screen */
-	struct no_data {
-		char *missing;
-		size_t n;
-	} *no_data;
+	struct no_data *no_data;
 	size_t nno_data;
 };
 

@@ -290,8 +290,7 @@ static void device(const char *m, size_t n, char *out, size_t size)
 	 * port; "mlx5_core: ..." names only a driver, "BUG: ..." and
 	 * "libibverbs: ..." no device. */
 	if (sp > m + 1 && sp[-1] == ':' && (size_t)(sp - m) < 20 &&
-	    islower((unsigned char)m[0]) &&
-	    !memchr(m, '(', (size_t)(sp - m)) &&
+	    islower((unsigned char)m[0]) && !memchr(m, '(', (size_t)(sp - m)) &&
 	    !memchr(m, '_', (size_t)(sp - m)) && any_digit(m, sp - 1))
 		snprintf(out, size, "%.*s", (int)(sp - m - 1), m);
 }

@@ -271,9 +271,9 @@ static void test_dmesg_other_forms(void **state)
 	assert_true(num(f, "span_s") == 0);
 	assert_string_equal(text(f, "clock"), "wall");
 	for (size_t i = 0; i < count(&p, "log_event"); i++)
-		assert_string_not_equal(
-			text(nth(&p, "log_event", i), "signature"),
-			"KERNEL-TRACE-RDMA-DRIVER");
+		assert_string_not_equal(text(nth(&p, "log_event", i),
+					     "signature"),
+					"KERNEL-TRACE-RDMA-DRIVER");
 	fact_base_free(p.fb);
 }
 

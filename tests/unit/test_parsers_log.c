@@ -219,7 +219,7 @@ static void test_dmesg_other_forms(void **state)
 	p = parse_log(DMESG
 		      "journal-short-iso-3nodes-switch-reboot-link-flap.txt");
 	for (int i = 4; i <= 6; i++) {
-		char host[8];
+		char host[16];
 
 		snprintf(host, sizeof(host), "node%d", i);
 		f = event(&p, "MLX5E-LINK-DOWN", host);

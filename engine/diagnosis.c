@@ -203,11 +203,10 @@ static void add_firing(const struct engine *e, const struct fact_base *fb,
 	render(template_empty(&r->about) ? &r->message : &r->about, fi, &about);
 	group_grow(g);
 	slot = group_slot(g, r->diag_id, about);
+	/* A negative firing opens its diagnosis too, so that evidence
+	 * against it counts whichever firing comes first; diagnoses left at
+	 * or below zero are dropped at the end. */
 	if (!g->slots[slot]) {
-		if (fi->cf <= 0) {
-			free(about);
-			return;
-		}
 		xgrow(&l->items, &g->cap, l->n + 1, sizeof(*l->items));
 		g->best_cf = xrealloc(g->best_cf, g->cap * sizeof(*g->best_cf));
 		g->evcap = xrealloc(g->evcap, g->cap * sizeof(*g->evcap));

@@ -28,6 +28,7 @@ struct stamp {
 	char time[40];
 	char host[64]; /* syslog's or pdsh's host name, when there is one */
 	double ts; /* seconds, or -1 when the time does not parse */
+	bool wall; /* ts counts from the epoch, not from boot */
 	bool any; /* the line carries a timestamp */
 };
 
@@ -38,6 +39,7 @@ struct event {
 	long count;
 	char first[40], last[40];
 	double first_ts, last_ts;
+	bool wall;
 	char detail[128];
 	struct line where; /* where.p points into line */
 	char *line;
@@ -126,6 +128,8 @@ static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
 		for (size_t i = 0; i < 12 && !end; i++)
 			if (!strncmp(buf, months[i], 3) && buf[3] == ' ')
 				end = strptime(buf, "%b %d %H:%M:%S", &tm);
+		/* No year: count from 1970, so that times stay positive. */
+		tm.tm_year = 70;
 	}
 	if (!end || *end != ' ')
 		return 0;
@@ -159,6 +163,7 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 {
 	size_t at = 0, k;
 	double ts;
+	bool wall;
 
 	memset(s, 0, sizeof(*s));
 	s->ts = -1;
@@ -176,14 +181,20 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 			       s->host, sizeof(s->host)))) {
 		at += k;
 		s->any = true;
+		s->wall = true;
 	}
-	if ((k = monotonic(p + at, n - at, &ts)) ||
-	    (k = human(p + at, n - at, &ts, s->time, sizeof(s->time)))) {
+	k = monotonic(p + at, n - at, &ts);
+	wall = !k;
+	if (!k)
+		k = human(p + at, n - at, &ts, s->time, sizeof(s->time));
+	if (k) {
 		if (!s->time[0])
 			snprintf(s->time, sizeof(s->time), "%.*s", (int)k,
 				 p + at);
-		if (s->ts < 0)
+		if (s->ts < 0) {
 			s->ts = ts;
+			s->wall = wall;
+		}
 		at += k;
 		s->any = true;
 		while (at < n && p[at] == ' ')
@@ -220,6 +231,14 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 	s->msg = at;
 }
 
+static bool any_digit(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (isdigit((unsigned char)*p))
+			return true;
+	return false;
+}
+
 /* The device a message is about: the PCI address of "mlx5_core
  * 0000:3b:00.0: ...", the RDMA device of "infiniband mlx5_0: ...", or the
  * interface of "ib0: ...". */
@@ -230,13 +249,14 @@ static void device(const char *m, size_t n, char *out, size_t size)
 	size_t len;
 
 	out[0] = '\0';
-	/* "mlx5_core: probe of 0000:01:00.0 failed with error -22" */
+	/* "mlx5_core: probe of 0000:01:00.0 failed with error -22", and
+	 * auxiliary devices: "mlx5_ib.rdma: probe of mlx5_core.rdma.0 ..." */
 	if (sp && (size_t)(m + n - sp) > 10 && !memcmp(sp, " probe of ", 10)) {
 		const char *a = sp + 10, *b = a;
 
-		while (b < m + n && *b != ' ' && b - a < 16)
+		while (b < m + n && *b != ' ' && (size_t)(b - a) < size - 1)
 			b++;
-		if (b - a >= 7 && b[-2] == '.' && b[-5] == ':')
+		if (b < m + n && b - a >= 3 && isalnum((unsigned char)b[-1]))
 			snprintf(out, size, "%.*s", (int)(b - a), a);
 		return;
 	}
@@ -266,14 +286,13 @@ static void device(const char *m, size_t n, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)len, tok);
 		return;
 	}
-	/* "ib0: ...": an interface; "mlx5_core: ..." names only a driver. */
+	/* "ib0: ...": an interface, which starts lowercase and numbers its
+	 * port; "mlx5_core: ..." names only a driver, "BUG: ..." and
+	 * "libibverbs: ..." no device. */
 	if (sp > m + 1 && sp[-1] == ':' && (size_t)(sp - m) < 20 &&
-	    !memchr(m, '(', (size_t)(sp - m)) &&
-	    !memchr(m, '_', (size_t)(sp - m))) {
+	    islower((unsigned char)m[0]) && !memchr(m, '(', (size_t)(sp - m)) &&
+	    !memchr(m, '_', (size_t)(sp - m)) && any_digit(m, sp - 1))
 		snprintf(out, size, "%.*s", (int)(sp - m - 1), m);
-		if (!isalpha((unsigned char)out[0]))
-			out[0] = '\0';
-	}
 }
 
 static struct event *event_for(struct scan *sc, size_t sig, const char *dev,
@@ -309,6 +328,7 @@ static void count_hit(struct scan *sc, const struct logscan_hit *h,
 	if (!ev->count++) {
 		snprintf(ev->first, sizeof(ev->first), "%s", st->time);
 		ev->first_ts = st->ts;
+		ev->wall = st->wall;
 		ev->line = xstrndup(where->p, where->len);
 		ev->where = *where;
 		ev->where.p = ev->line;
@@ -359,6 +379,18 @@ static void record(struct scan *sc, const char *rec, size_t len,
 	}
 }
 
+/* span_s, first_s, last_s and clock of an event whose times parsed. */
+static void emit_times(struct emit *e, struct fact *f, const struct event *ev)
+{
+	emit_num(e, f, "span_s",
+		 round((ev->last_ts - ev->first_ts) * 1000) / 1000, NULL);
+	emit_num(e, f, "first_s", round(ev->first_ts * 1000) / 1000, NULL);
+	emit_num(e, f, "last_s", round(ev->last_ts * 1000) / 1000, NULL);
+	const char *clock = ev->wall ? "wall" : "boot";
+
+	emit_str(e, f, "clock", clock, strlen(clock), NULL);
+}
+
 static void emit_events(struct scan *sc)
 {
 	for (size_t i = 0; i < sc->nevents; i++) {
@@ -369,12 +401,12 @@ static void emit_events(struct scan *sc)
 
 		emit_str(sc->e, f, "signature", id, strlen(id), &ev->where);
 		emit_str(sc->e, f, "layer", layer, strlen(layer), NULL);
-		if (ev->device[0])
-			emit_str(sc->e, f, "device", ev->device,
-				 strlen(ev->device), &ev->where);
-		if (ev->host[0])
-			emit_str(sc->e, f, "host", ev->host, strlen(ev->host),
-				 &ev->where);
+		/* Always present, so that rules can bind and join them. */
+		emit_value(sc->e, f, "device",
+			   value_str(ev->device, strlen(ev->device)),
+			   &ev->where);
+		emit_value(sc->e, f, "host",
+			   value_str(ev->host, strlen(ev->host)), &ev->where);
 		emit_int(sc->e, f, "count", ev->count, NULL);
 		if (ev->first[0]) {
 			emit_str(sc->e, f, "first", ev->first,
@@ -383,10 +415,7 @@ static void emit_events(struct scan *sc)
 				 NULL);
 		}
 		if (ev->first_ts >= 0 && ev->last_ts >= ev->first_ts)
-			emit_num(sc->e, f, "span_s",
-				 round((ev->last_ts - ev->first_ts) * 1000) /
-					 1000,
-				 NULL);
+			emit_times(sc->e, f, ev);
 		if (ev->detail[0])
 			emit_str(sc->e, f, "detail", ev->detail,
 				 strlen(ev->detail), &ev->where);

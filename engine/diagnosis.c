@@ -203,11 +203,10 @@ static void add_firing(const struct engine *e, const struct fact_base *fb,
 	render(template_empty(&r->about) ? &r->message : &r->about, fi, &about);
 	group_grow(g);
 	slot = group_slot(g, r->diag_id, about);
+	/* A negative firing opens its diagnosis too, so that evidence
+	 * against it counts whichever firing comes first; diagnoses left at
+	 * or below zero are dropped at the end. */
 	if (!g->slots[slot]) {
-		if (fi->cf <= 0) {
-			free(about);
-			return;
-		}
 		xgrow(&l->items, &g->cap, l->n + 1, sizeof(*l->items));
 		g->best_cf = xrealloc(g->best_cf, g->cap * sizeof(*g->best_cf));
 		g->evcap = xrealloc(g->evcap, g->cap * sizeof(*g->evcap));
@@ -219,10 +218,8 @@ static void add_firing(const struct engine *e, const struct fact_base *fb,
 		g->evcap[l->n] = 0;
 		l->items[l->n++] = dg;
 		g->slots[slot] = l->n;
-		dg->cf = fi->cf;
 	} else {
 		dg = l->items[g->slots[slot] - 1];
-		dg->cf = diagnosis_cf_combine(dg->cf, fi->cf);
 	}
 	idx = g->slots[slot] - 1;
 	if (fi->cf > g->best_cf[idx]) {
@@ -235,6 +232,37 @@ static void add_firing(const struct engine *e, const struct fact_base *fb,
 	if (fi->cf > 0)
 		firing_evidence(e, fb, fi, dg, &g->evcap[idx], 0);
 	free(about);
+}
+
+/* The diagnosis's certainty: each rule counts once, with its strongest
+ * firing (one rule matching two facts is not two pieces of evidence),
+ * and the rules combine as MYCIN certainty factors. */
+static double combined_cf(const struct engine *e, const struct diagnosis *dg)
+{
+	struct {
+		const struct rule *r;
+		double cf;
+	} *best = xcalloc(dg->nfirings, sizeof(*best));
+	size_t n = 0;
+	double cf = 0;
+
+	for (size_t i = 0; i < dg->nfirings; i++) {
+		const struct firing *fi = engine_firing(e, dg->firings[i]);
+		size_t k = 0;
+
+		while (k < n && best[k].r != fi->rule)
+			k++;
+		if (k == n) {
+			best[n].r = fi->rule;
+			best[n++].cf = fi->cf;
+		} else if (fabs(fi->cf) > fabs(best[k].cf)) {
+			best[k].cf = fi->cf;
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		cf = k ? diagnosis_cf_combine(cf, best[k].cf) : best[k].cf;
+	free(best);
+	return cf;
 }
 
 static void push(size_t **items, size_t *n, size_t v)
@@ -425,6 +453,7 @@ struct diagnosis_list *diagnosis_collect(const struct engine *e,
 	for (size_t i = 0; i < g.l->n; i++) {
 		struct diagnosis *dg = g.l->items[i];
 
+		dg->cf = combined_cf(e, dg);
 		if (dg->cf <= 0) {
 			free_diagnosis(dg);
 			continue;

@@ -36,6 +36,21 @@ static struct parsed parse_log(const char *file)
 	return p;
 }
 
+/* Parses log text with the signature table of kb/ loaded. */
+static struct parsed parse_log_text(const char *log)
+{
+	struct parsed p = { fact_base_new(), 0 };
+	struct diag *d = diag_new();
+	struct emit e;
+
+	if (kb_load_dir(p.fb, "kb", "kb", d) < 0)
+		fail_msg("kb/ does not load");
+	diag_free(d);
+	emit_init(&e, p.fb, "log");
+	p.facts = format_find("dmesg")->parse(&e, log, strlen(log), NULL);
+	return p;
+}
+
 /* The event of a signature (and host, when not NULL). */
 static const struct fact *event(const struct parsed *p, const char *sig,
 				const char *host)
@@ -88,14 +103,25 @@ static void test_dmesg_probe_failures(void **state)
 
 	(void)state;
 	/* ConnectX-4 Lx probe fails with -22 after handle_hca_cap; the
-	 * comment lines of the paste are not log lines. */
+	 * comment lines of the paste are not log lines.  Four events: the
+	 * firmware version, the failed step, the driver's "load failed"
+	 * and the driver core's "probe of ... failed". */
 	p = parse_log(DMESG
 		      "pocopico-rp-ext-129-cx4lx-handle-hca-cap-failed.txt");
-	assert_int_equal(count(&p, "log_event"), 2);
+	assert_int_equal(count(&p, "log_event"), 4);
 	f = event(&p, "MLX5-INIT-ONE-FAIL", NULL);
 	assert_string_equal(text(f, "device"), "0000:01:00.0");
 	assert_string_equal(text(f, "detail"), "-22");
 	assert_int_equal(line_of(f, "signature"), 6);
+	f = event(&p, "MLX5-INIT-STEP-FAIL", NULL);
+	assert_string_equal(text(f, "detail"), "handle_hca_cap failed");
+	f = event(&p, "DRV-PROBE-FAILED", NULL);
+	assert_string_equal(text(f, "device"), "0000:01:00.0");
+	assert_string_equal(text(f, "detail"), "mlx5_core");
+	/* One log, no host: the host is there, empty, for rules to join. */
+	assert_string_equal(text(f, "host"), "");
+	assert_string_equal(text(f, "clock"), "boot");
+	assert_true(num(f, "first_s") > 5.662 && num(f, "first_s") < 5.664);
 	find(&p, "log", "text",
 	     "mlx5_core: probe of 0000:01:00.0 failed with error -22");
 	assert_int_equal(count(&p, "log"), 4);
@@ -106,6 +132,19 @@ static void test_dmesg_probe_failures(void **state)
 	f = event(&p, "MLX5-INIT-ONE-FAIL", NULL);
 	assert_string_equal(text(f, "device"), "0000:03:00.0");
 	assert_string_equal(text(f, "first"), "[   14.059052]");
+	/* The profile line names its function twice; the first counts. */
+	f = event(&p, "MLX5-LOG-MAX-QP", NULL);
+	assert_string_equal(text(f, "device"), "0000:03:00.0");
+	assert_string_equal(text(f, "detail"), "18");
+	fact_base_free(p.fb);
+
+	/* mlx5_ib's auxiliary driver fails: the device is the auxiliary
+	 * device, and the driver core's line is a probe failure. */
+	p = parse_log_text("[    9.100200] mlx5_ib.rdma: probe of "
+			   "mlx5_core.rdma.0 failed with error -12\n");
+	f = event(&p, "DRV-PROBE-FAILED", NULL);
+	assert_string_equal(text(f, "device"), "mlx5_core.rdma.0");
+	assert_string_equal(text(f, "detail"), "mlx5_ib.rdma");
 	fact_base_free(p.fb);
 }
 
@@ -180,13 +219,16 @@ static void test_dmesg_other_forms(void **state)
 	p = parse_log(DMESG
 		      "journal-short-iso-3nodes-switch-reboot-link-flap.txt");
 	for (int i = 4; i <= 6; i++) {
-		char host[8];
+		char host[16];
 
 		snprintf(host, sizeof(host), "node%d", i);
 		f = event(&p, "MLX5E-LINK-DOWN", host);
 		assert_int_equal(num(f, "count"), 1);
 		assert_string_equal(text(f, "first"), "2026-08-07T09:24:35Z");
 		assert_string_equal(text(f, "device"), "0000:01:00.0");
+		/* Wall-clock seconds, comparable across the hosts. */
+		assert_string_equal(text(f, "clock"), "wall");
+		assert_true(num(f, "first_s") == 1786094675);
 	}
 	f = event(&p, "MLX5E-LINK-UP", NULL);
 	assert_string_equal(text(f, "first"), "2026-08-07T09:28:15Z");
@@ -199,6 +241,14 @@ static void test_dmesg_other_forms(void **state)
 	f = event(&p, "MLX5E-LINK-DOWN", NULL);
 	assert_string_equal(text(f, "device"), "0000:02:00.0");
 	assert_string_equal(text(f, "first"), "Tue Feb 14 18:48:25 2023");
+	assert_string_equal(text(f, "clock"), "wall");
+	/* The oops line names no device ("BUG:" is not an interface), and
+	 * the one reliable frame in an RDMA module is nvme_rdma's. */
+	assert_string_equal(text(event(&p, "KERNEL-OOPS", NULL), "device"), "");
+	f = event(&p, "KERNEL-TRACE-RDMA-ULP", NULL);
+	assert_string_equal(text(f, "detail"),
+			    "nvme_rdma_queue_rq+0x194/0xa20 [nvme_rdma]");
+	assert_int_equal(num(f, "count"), 1);
 	fact_base_free(p.fb);
 
 	/* /var/log/messages: an oops whose call trace runs through ib_core
@@ -210,24 +260,31 @@ static void test_dmesg_other_forms(void **state)
 		 "port_pkey_list_insert+0x30/0x1a0 [ib_core]");
 	assert_string_equal(text(f, "host"), "T630");
 	assert_string_equal(text(f, "time"), "Feb 20 23:49:53");
+	/* Seven reliable frames in ib_core and ib_ipoib; the "? " frames
+	 * (ib_find_pkey, __mlx4_ib_query_pkey) are guesses and do not
+	 * count, so no driver frame either.  A syslog stamp without a year
+	 * still gives times. */
+	f = event(&p, "KERNEL-TRACE-RDMA-CORE", "T630");
+	assert_int_equal(num(f, "count"), 7);
+	assert_string_equal(text(f, "detail"),
+			    "port_pkey_list_insert+0x30/0x1a0 [ib_core]");
+	assert_true(num(f, "span_s") == 0);
+	assert_string_equal(text(f, "clock"), "wall");
+	for (size_t i = 0; i < count(&p, "log_event"); i++)
+		assert_string_not_equal(text(nth(&p, "log_event", i),
+					     "signature"),
+					"KERNEL-TRACE-RDMA-DRIVER");
 	fact_base_free(p.fb);
 }
 
 /* journalctl -o short-monotonic, as sysinfo-snapshot saves it. */
 static void test_short_monotonic(void **state)
 {
-	static const char log[] =
-		"[    2.345678] node9 kernel: mlx5_core 0000:b3:00.0: firmware version: 16.26.1040\n";
-	struct parsed p = { fact_base_new(), 0 };
-	struct diag *d = diag_new();
+	struct parsed p = parse_log_text(
+		"[    2.345678] node9 kernel: mlx5_core 0000:b3:00.0: firmware version: 16.26.1040\n");
 	const struct fact *f;
-	struct emit e;
 
 	(void)state;
-	kb_load_dir(p.fb, "kb", "kb", d);
-	diag_free(d);
-	emit_init(&e, p.fb, "journal");
-	format_find("dmesg")->parse(&e, log, sizeof(log) - 1, NULL);
 	f = event(&p, "MLX5-FW-VERSION", "node9");
 	assert_string_equal(text(f, "device"), "0000:b3:00.0");
 	assert_string_equal(text(f, "first"), "[    2.345678]");

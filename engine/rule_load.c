@@ -559,9 +559,10 @@ static struct question *parse_question(struct rule_loader *L,
 		goto fail;
 	}
 	q->choices = xcalloc(v->n, sizeof(*q->choices));
-	for (size_t i = 0; i < v->n; i++, q->nchoices++) {
+	for (size_t i = 0; i < v->n; i++) {
 		const struct ynode *ch = v->items[i];
-		struct choice *c = &q->choices[i];
+		/* Counted before it is filled, so that a failure frees it. */
+		struct choice *c = &q->choices[q->nchoices++];
 
 		if (ch->type == YNODE_MAP && ch->n == 1 &&
 		    ynode_is_scalar(ynode_key(ch, 0))) {

@@ -327,7 +327,7 @@ static int decompress_loose(struct collect_run *run, const char *path,
 	if (archive_decompress(f->data, f->len, LOOSE_FILE_MAX, &plain, &len,
 			       err, sizeof(err))) {
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"cannot decompress: %s", err);
+			"cannot decompress (cut short or damaged?): %s", err);
 		fetch_release(f);
 		return -EINVAL;
 	}

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every test that runs the binary: golden outputs, command-line behaviour
-# and the guided session on a terminal.  (Unit tests run from 'make unit'.)
+# the guided session on a terminal, and hostile input.  (Unit tests run from 'make unit'.)
 set -u
 cd "$(dirname "$0")/.."
 export RDMADOCTOR_DATADIR="$(pwd)"
@@ -8,4 +8,5 @@ status=0
 tests/run-golden.sh || status=1
 tests/cli.sh || status=1
 tests/guide.sh || status=1
+tests/hostile.sh || status=1
 exit $status

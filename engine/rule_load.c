@@ -10,6 +10,7 @@
  *   tests     := { FIELD: $var | constant | [constants] | { OP: operand... } }
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,8 +417,9 @@ static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 	if ((v = ynode_get(n, "salience"))) {
 		double s;
 
-		if (parse_number(v, &s) || s != (int)s ||
-		    s < -RULE_SALIENCE_MAX || s > RULE_SALIENCE_MAX) {
+		/* The range first: casting a huge double to int is undefined. */
+		if (parse_number(v, &s) || !(s >= -RULE_SALIENCE_MAX) ||
+		    s > RULE_SALIENCE_MAX || s != (int)s) {
 			rule_load_error(
 				c->L, v,
 				"salience must be a whole number from %d to %d",
@@ -617,8 +619,8 @@ static int language(struct rule_loader *L, const struct ynode *root)
 			RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
-	if (parse_number(v, &version) || version != (int)version ||
-	    version < 1) {
+	if (parse_number(v, &version) || !(version >= 1) ||
+	    version > INT_MAX || version != (int)version) {
 		rule_load_error(L, v,
 				"'language' must be a whole number such as %d",
 				RULE_LANGUAGE_VERSION);

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Every test that runs the binary: golden outputs, command-line behaviour
-# the guided session on a terminal, and hostile input.  (Unit tests run from 'make unit'.)
+# Every test that runs the binary: golden outputs, command-line behaviour,
+# the guided session on a terminal, and hostile input.  (Unit tests run
+# from 'make unit'.)
 set -u
 cd "$(dirname "$0")/.."
 export RDMADOCTOR_DATADIR="$(pwd)"

@@ -170,7 +170,8 @@ void diag_print(const struct diag *d, FILE *out, const char *prog)
 		sb_add_printable(&msg, e->message, strlen(e->message), true);
 		fprintf(out, "%s: ", prog);
 		if (e->file && e->line && e->col)
-			fprintf(out, "%s:%d:%d: ", sb_str(&file), e->line, e->col);
+			fprintf(out, "%s:%d:%d: ", sb_str(&file), e->line,
+				e->col);
 		else if (e->file && e->line)
 			fprintf(out, "%s:%d: ", sb_str(&file), e->line);
 		else if (e->file)

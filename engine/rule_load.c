@@ -619,8 +619,8 @@ static int language(struct rule_loader *L, const struct ynode *root)
 			RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
-	if (parse_number(v, &version) || !(version >= 1) ||
-	    version > INT_MAX || version != (int)version) {
+	if (parse_number(v, &version) || !(version >= 1) || version > INT_MAX ||
+	    version != (int)version) {
 		rule_load_error(L, v,
 				"'language' must be a whole number such as %d",
 				RULE_LANGUAGE_VERSION);

@@ -266,10 +266,11 @@ static void test_value_cap(void **state)
 	add_fact(w.fb, "port", "hca=a", "port=1", NULL);
 	assert_int_equal(run(&w), -E2BIG);
 	assert_true(engine_firing_count(w.e) < 20);
-	assert_non_null(strstr(diag_get(w.d, 0)->message,
-			       "rule 'double' (t.yaml:"));
-	assert_non_null(strstr(diag_get(w.d, 0)->message,
-			       "built a value of more than 4096 bytes for 'v'"));
+	assert_non_null(
+		strstr(diag_get(w.d, 0)->message, "rule 'double' (t.yaml:"));
+	assert_non_null(
+		strstr(diag_get(w.d, 0)->message,
+		       "built a value of more than 4096 bytes for 'v'"));
 	teardown(&w);
 }
 

@@ -64,7 +64,11 @@ static bool check_keys(struct rule_loader *L, const struct ynode *map,
 		for (size_t j = 0; j < n && !known; j++)
 			known = !strcmp(k->str, keys[j]);
 		for (size_t j = 0; j < i && known; j++) {
-			if (!strcmp(ynode_key(map, j)->str, k->str)) {
+			const struct ynode *prev = ynode_key(map, j);
+
+			/* An earlier key may be a list or a mapping. */
+			if (ynode_is_scalar(prev) &&
+			    !strcmp(prev->str, k->str)) {
 				rule_load_error(L, k,
 						"key '%s' given twice in %s",
 						k->str, what);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
+#include "collectors/logscan.h"
 #include "collectors/source.h"
 #include "engine/diag.h"
 #include "engine/fact.h"
@@ -42,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		collect_source(run, src);
 		collect_finish(run);
 		collect_enrich(fb);
+		logscan_release();
 		fact_base_free(fb);
 		source_free(src);
 	}

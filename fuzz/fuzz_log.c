@@ -16,7 +16,9 @@
 #include "engine/kb.h"
 #include "engine/xalloc.h"
 
-#define FACTS_BEFORE_RESET 20000
+/* An input adds up to 20000 log facts: reset well above that, or the kb
+ * is reloaded for every input. */
+#define FACTS_BEFORE_RESET 400000
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

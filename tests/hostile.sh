@@ -91,6 +91,7 @@ measured() {
 		/usr/bin/time -f %M -o "$T/rss.kb" "$@" > "$T/out" 2>&1
 		rc=$?
 		echo $(($(tail -1 "$T/rss.kb") / 1024)) > "$T/rss"
+		echo "note: hostile: peak memory $(cat "$T/rss") MiB: $*" | cut -c1-150
 	else
 		"$@" > "$T/out" 2>&1
 		rc=$?

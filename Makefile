@@ -7,6 +7,8 @@
 #   make valgrind   the whole suite under valgrind memcheck
 #   make fuzz       build the libFuzzer targets (clang) and their seeds
 #   make fuzz-smoke run each fuzz target for FUZZ_SECONDS (30)
+#   make bench      the engine benchmarks against CLIPS (bench/README.md)
+#   make bench-smoke  their smallest sizes, as a differential test only
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     clang-format the sources
 
@@ -47,8 +49,13 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/%)
 
+BENCH_TOOLS := $(BUILD)/bench/benchgen $(BUILD)/bench/benchrun
+BENCHES := $(wildcard bench/b*-*.sh)
+BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
+	BENCHRUN=$(BUILD)/bench/benchrun BENCH_DIR=$(BUILD)/bench/work
+
 .PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke \
-	install format check-format clean
+	install format check-format clean bench bench-smoke
 
 all: $(BIN)
 
@@ -62,6 +69,10 @@ $(BUILD)/librd.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
 	@mkdir -p $(dir $@)
@@ -90,6 +101,13 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
 	@RD_BIN=./$(BIN) tests/run-all.sh
+	@$(MAKE) --no-print-directory bench-smoke
+
+bench: $(BIN) $(BENCH_TOOLS)
+	@for b in $(BENCHES); do $(BENCH_ENV) $$b || exit 1; done
+
+bench-smoke: $(BIN) $(BENCH_TOOLS)
+	@for b in $(BENCHES); do $(BENCH_ENV) $$b --smoke || exit 1; done
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
@@ -98,6 +116,9 @@ asan: deps
 		CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
 		build-asan/rdmadoctor unit
 	@RD_BIN=build-asan/rdmadoctor tests/run-all.sh
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/rdmadoctor \
+		CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+		bench-smoke
 
 # Memcheck over the unit tests and every suite that runs the binary
 # (tests/valgrind-rd wraps it); a memory error or a leak fails the run.
@@ -147,4 +168,4 @@ check-format:
 clean:
 	rm -rf build build-asan $(FUZZ_DIR) rdmadoctor
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(BENCH_TOOLS:=.d)

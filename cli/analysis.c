@@ -240,6 +240,8 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 	else
 		run = collect_run_new(a->fb, d, o->progress ? progress : NULL,
 				      NULL);
+	if (o->perftest)
+		collect_run_allow(run, COLLECT_PERFTEST);
 	if (o->live || o->root) {
 		struct source *s =
 			o->root ? source_dir_new(o->root, true, &so, d) :

@@ -48,6 +48,7 @@ struct analysis_opts {
 	size_t nanswers;
 	struct snapshot *record; /* collect: record what the host source serves */
 	bool no_site_rules; /* leave out /etc and ~/.config overlays */
+	bool perftest; /* run the loopback bandwidth test (live) */
 	/* Called after collection, before the engine runs: facts of its own
 	 * (rules test's inline facts).  Nonzero fails the analysis. */
 	int (*seed)(struct fact_base *fb, void *arg, struct diag *d);

@@ -63,6 +63,7 @@ int cmd_collect(struct options *o)
 	ao.root = o->root;
 	ao.live = !o->root;
 	ao.timeout_ms = o->timeout_ms;
+	ao.perftest = o->perftest;
 	ao.rule_dirs = o->rules;
 	ao.nrule_dirs = o->nrules;
 	ao.progress =

@@ -17,6 +17,7 @@ static void fill(struct analysis_opts *ao, const struct options *o)
 	ao->rule_dirs = o->rules;
 	ao->nrule_dirs = o->nrules;
 	ao->timeout_ms = o->timeout_ms;
+	ao->perftest = o->perftest;
 	ao->progress =
 		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
 }

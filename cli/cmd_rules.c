@@ -186,7 +186,7 @@ static void operand_text(struct strbuf *sb, const struct rule *r,
 		if (op->arith)
 			sb_printf(sb, " %c %g", op->arith, op->k);
 	} else if (op->type == OPERAND_CONST) {
-		value_format(&op->v, sb);
+		value_show(&op->v, sb);
 	}
 }
 

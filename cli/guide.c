@@ -37,6 +37,12 @@ static const char *const layer_docs[] = {
 #undef X
 };
 
+/* Checks that lacked the same input. */
+struct no_data {
+	char *missing;
+	size_t n;
+};
+
 struct session {
 	const struct options *o;
 	struct tty *tty;
@@ -49,6 +55,11 @@ struct session {
 	bool no_input; /* input ended: ask nothing more */
 	bool quit;
 	char *save_path; /* --save, or chosen with 's' */
+	/* the checks of the current layer that had no data, counted per
+	 * missing input and told once at the end of the layer, so that a
+	 * layer with many checks still fits the screen */
+	struct no_data *no_data;
+	size_t nno_data;
 };
 
 /* ---- plumbing ---- */
@@ -247,6 +258,21 @@ static bool skipped_for_evidence(const struct analysis *a, const char *rule_id,
 	return false;
 }
 
+static void count_no_data(struct session *s, const char *missing)
+{
+	size_t cap = s->nno_data;
+
+	for (size_t i = 0; i < s->nno_data; i++) {
+		if (!strcmp(s->no_data[i].missing, missing)) {
+			s->no_data[i].n++;
+			return;
+		}
+	}
+	xgrow(&s->no_data, &cap, s->nno_data + 1, sizeof(*s->no_data));
+	s->no_data[s->nno_data].missing = xstrdup(missing);
+	s->no_data[s->nno_data++].n = 1;
+}
+
 /* "  Title ........ status", the status in a column of its own. */
 static void check_line(struct session *s, const char *title, enum term_color c,
 		       const char *word)
@@ -262,6 +288,23 @@ static void check_line(struct session *s, const char *title, enum term_color c,
 		s->tty, "  %s %.*s %s%s%s\n", title, dots,
 		"................................................................................",
 		term_on(c), word, term_off());
+}
+
+/* "  N checks ... no data / needs X", once per missing input. */
+static void show_no_data(struct session *s)
+{
+	for (size_t i = 0; i < s->nno_data; i++) {
+		char title[64];
+
+		snprintf(title, sizeof(title), "%zu check%s", s->no_data[i].n,
+			 s->no_data[i].n == 1 ? "" : "s");
+		check_line(s, title, TERM_DIM, "no data");
+		tty_printf(s->tty, "    needs %s\n", s->no_data[i].missing);
+		free(s->no_data[i].missing);
+	}
+	free(s->no_data);
+	s->no_data = NULL;
+	s->nno_data = 0;
 }
 
 /* The outcome of one check: the diagnosis id of rule r in its layer. */
@@ -307,8 +350,7 @@ static void show_check(struct session *s, const struct rule *r)
 	if (waiting) {
 		check_line(s, r->title, TERM_DIM, "not asked");
 	} else if (all_skipped && missing) {
-		check_line(s, r->title, TERM_DIM, "no data");
-		tty_printf(s->tty, "    needs %s\n", missing);
+		count_no_data(s, missing);
 	} else {
 		check_line(s, r->title, TERM_GREEN, "no");
 	}
@@ -406,6 +448,7 @@ static void walk_layer(struct session *s, enum layer l)
 			run_check(s, r);
 		}
 	}
+	show_no_data(s);
 	if (!s->quit)
 		verdict(s, l);
 }
@@ -733,6 +776,7 @@ int cmd_guide(struct options *o)
 	s.base.rule_dirs = o->rules;
 	s.base.nrule_dirs = o->nrules;
 	s.base.timeout_ms = o->timeout_ms;
+	s.base.perftest = o->perftest;
 	if (o->save)
 		s.save_path = xstrdup(o->save);
 	if (answers_from_options(&s.answers, o, s.d)) {

@@ -32,10 +32,13 @@ static const struct command_entry commands[] = {
 	  "  starts it.\n"
 	  "  Example: rdmadoctor guide\n"
 	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root" },
-	{ "check", cmd_check, "check [--root DIR] [--timeout SEC]",
+	{ "check", cmd_check, "check [--root DIR] [--timeout SEC] [--perftest]",
 	  "Diagnose this host, or the directory snapshot given with --root.\n"
 	  "  Reads /sys, /proc and the kernel config, asks libibverbs for devices and\n"
-	  "  runs read-only tools (ibstat, ethtool -i) with a timeout (default 10 s).\n"
+	  "  runs read-only tools (ibstat, ethtool -i, ...) with a timeout (default\n"
+	  "  10 s); a tool that hangs is killed and reported as such.  It only reads,\n"
+	  "  except that --perftest also runs a 2-second loopback ib_write_bw on the\n"
+	  "  first active port (server and client on this host).\n"
 	  "  Example: rdmadoctor check\n"
 	  "           rdmadoctor check --root tests/fixtures/healthy-cx5/root --json" },
 	{ "analyze", cmd_analyze, "analyze PATH... (a path may be KIND=FILE)",
@@ -47,7 +50,7 @@ static const struct command_entry commands[] = {
 	  "  Example: rdmadoctor analyze sosreport-node07.tar.xz ib_write_bw.txt\n"
 	  "           rdmadoctor analyze ibstat=paste.txt" },
 	{ "collect", cmd_collect,
-	  "collect [-o FILE] [--root DIR] [--timeout SEC]",
+	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest]",
 	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"
 	  "  module versions, kernel config and log, the output of each tool it runs,\n"
 	  "  and the libibverbs results -- into a .tar.gz in sosreport layout, for a\n"
@@ -103,6 +106,7 @@ static void usage(FILE *out)
 		"      --no-color    no colour (also when NO_COLOR is set or not a TTY)\n"
 		"  -q, --quiet       no progress lines on stderr\n"
 		"  -o, --output FILE where collect writes its snapshot\n"
+		"      --perftest    check, collect: also run a loopback ib_write_bw\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
 		"  -V, --version     print the version\n"
 		"\n"

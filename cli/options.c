@@ -20,6 +20,7 @@ enum {
 	OPT_SAVE,
 	OPT_TIMEOUT,
 	OPT_ORIGIN,
+	OPT_PERFTEST,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +38,7 @@ static const struct option long_opts[] = {
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "origin", no_argument, NULL, OPT_ORIGIN },
+	{ "perftest", no_argument, NULL, OPT_PERFTEST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -100,6 +102,9 @@ int options_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_ORIGIN:
 			o->origin = true;
+			break;
+		case OPT_PERFTEST:
+			o->perftest = true;
 			break;
 		case OPT_TIMEOUT:
 			t = strtod(optarg, &end);

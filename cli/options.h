@@ -13,6 +13,7 @@ struct options {
 	bool version;
 	bool quiet; /* no progress lines */
 	bool origin; /* rules list --origin */
+	bool perftest; /* check/collect --perftest */
 	const char *root;
 	const char *output; /* collect -o */
 	const char **rules; /* --rules, in order */

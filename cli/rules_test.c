@@ -8,7 +8,7 @@
  *              paths?: [PATH or KIND=FILE...], answers?: {QUESTION: value},
  *              expect: none | { diagnoses?: [want...], absent?: [ID...],
  *                               only?: bool } }
- *   want   := ID | { id, rank?, layer?, severity?, message? }
+ *   want   := ID | { id, rank?, top?, layer?, severity?, message? }
  *
  * Paths are relative to the test file. */
 #include "cli/rules_test.h"
@@ -189,6 +189,7 @@ static bool satisfies(const struct diagnosis *g, const struct ynode *w,
 		      struct strbuf *why)
 {
 	const struct ynode *rank = ynode_get(w, "rank"),
+			   *top = ynode_get(w, "top"),
 			   *layer = ynode_get(w, "layer"),
 			   *sev = ynode_get(w, "severity"),
 			   *msg = ynode_get(w, "message");
@@ -196,6 +197,11 @@ static bool satisfies(const struct diagnosis *g, const struct ynode *w,
 	if (rank && atoi(rank->str) != g->rank) {
 		sb_printf(why, "at rank %s, but it is at rank %d", rank->str,
 			  g->rank);
+		return false;
+	}
+	if (top && g->rank > atoi(top->str)) {
+		sb_printf(why, "among the top %s, but it is at rank %d",
+			  top->str, g->rank);
 		return false;
 	}
 	if (layer && strcmp(layer->str, layer_to_str(g->layer))) {
@@ -226,8 +232,8 @@ static const char *want_id(const struct ynode *w)
 
 static bool check_want(struct tfile *t, const struct ynode *w)
 {
-	static const char *const keys[] = { "id", "rank", "layer", "severity",
-					    "message" };
+	static const char *const keys[] = { "id",    "rank",	 "top",
+					    "layer", "severity", "message" };
 
 	if (ynode_is_scalar(w))
 		return true;

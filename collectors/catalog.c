@@ -35,8 +35,8 @@ static const struct command commands[] = {
 	  NULL,
 	  { "sos_commands/kernel/dmesg", "sos_commands/general/dmesg",
 	    "sos_commands/kernel/dmesg_-T", "commands_txt_output/dmesg_T.txt",
-	    "commands_txt_output/dmesg.txt",
-	    "sos_commands/rdmadoctor/dmesg" } },
+	    "commands_txt_output/dmesg.txt", "sos_commands/rdmadoctor/dmesg",
+	    "dmesg" /* sysinfo-snapshot: dmesg -T */ } },
 	{ "journal",
 	  { "journalctl", "--no-pager", "-k", "-b" },
 	  NULL,
@@ -44,7 +44,8 @@ static const struct command commands[] = {
 	    "sos_commands/logs/journalctl_--no-pager_--boot",
 	    "sos_commands/logs/journalctl_--no-pager",
 	    "sos_commands/logs/journalctl_--no-pager_--catalog_--boot_-1",
-	    "sos_commands/logs/journalctl_--no-pager_--boot_-1" } },
+	    "sos_commands/logs/journalctl_--no-pager_--boot_-1",
+	    "journal" /* sysinfo-snapshot: -k -o short-monotonic */ } },
 	{ "ibstatus",
 	  { "ibstatus" },
 	  NULL,
@@ -119,11 +120,19 @@ static const struct command commands[] = {
 	  { "uname", "-a" },
 	  NULL,
 	  { "sos_commands/kernel/uname_-a", "uname",
-	    "commands_txt_output/uname_-a.txt" } },
+	    "commands_txt_output/uname.txt" } },
 	{ "hostname",
 	  { "hostname" },
 	  NULL,
-	  { "sos_commands/host/hostname", "hostname", "etc/hostname" } },
+	  { "sos_commands/host/hostname", "hostname", "etc/hostname",
+	    "commands_txt_output/hostname.txt" } },
+	/* perftest's loopback bandwidth test (check --perftest); its server
+	 * runs beside it. */
+	{ "ib_write_bw_loopback",
+	  { "ib_write_bw", "-d", CATALOG_ITEM, "--report_gbits", "-D", "2",
+	    "localhost" },
+	  NULL,
+	  { "sos_commands/rdmadoctor/ib_write_bw_-d_*_--report_gbits_-D_2_localhost" } },
 };
 
 const struct command *catalog_find(const char *name)

@@ -4,12 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collectors/collector.h"
+#include "collectors/run.h"
+#include "engine/symbol.h"
 #include "engine/xalloc.h"
 
 /* At most this many interfaces get an ethtool -i each. */
 #define ETHTOOL_MAX_IFACES 64 /* @@ */
+/* How long the perftest server gets to start listening. */
+#define LOOPBACK_SERVER_WAIT_MS 500 /* @@ */
 /* At most this many adapters get a firmware query, perfquery, ... */
 #define FW_QUERY_MAX 16 /* @@ */
 #define PERFQUERY_MAX 32 /* @@ */
@@ -72,12 +77,82 @@ void col_ethtool(struct col_ctx *c, struct col_status *st)
 	names_release(&items);
 }
 
+static void add_unique(struct names *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return;
+	names_add(l, s);
+}
+
+static bool loaded(struct col_ctx *c, const char *name)
+{
+	struct value v = value_cstr(name);
+	size_t n;
+
+	fact_base_lookup(c->fb, sym_intern_cstr("module"),
+			 sym_intern_cstr("name"), &v, &n);
+	return n > 0;
+}
+
+/* Loaded modules of the RDMA stack, for modinfo on a live host: ib_core,
+ * the modules that use it, and the adapters' core drivers that the
+ * knowledge base names (mlx5_core under mlx5_ib). */
+static void rdma_modules(struct col_ctx *c, struct names *out)
+{
+	struct value core = value_cstr("ib_core");
+	const struct value *used;
+	const uint32_t *ids;
+	size_t n;
+
+	ids = fact_base_lookup(c->fb, sym_intern_cstr("module"),
+			       sym_intern_cstr("name"), &core, &n);
+	if (!n)
+		return;
+	add_unique(out, "ib_core");
+	used = fact_get(fact_base_get(c->fb, ids[0]),
+			sym_intern_cstr("used_by"));
+	for (size_t i = 0;
+	     used && used->type == VALUE_LIST && i < used->list->n; i++)
+		if (value_text(&used->list->items[i]))
+			add_unique(out, value_text(&used->list->items[i]));
+	ids = fact_base_of_kind(c->fb, sym_intern_cstr("adapter"), &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *drv =
+			value_text(fact_get(fact_base_get(c->fb, ids[i]),
+					    sym_intern_cstr("kernel_driver")));
+
+		if (drv && loaded(c, drv))
+			add_unique(out, drv);
+	}
+	names_sort(out);
+}
+
 void col_modinfo(struct col_ctx *c, struct col_status *st)
 {
 	const struct command *cmd = catalog_find("modinfo");
-	struct names items;
+	struct names items = { 0 };
 	struct fetch f;
 
+	if (source_is_live(c->src)) {
+		rdma_modules(c, &items);
+		for (size_t i = 0; i < items.n; i++) {
+			col_progress(c, "running modinfo %s", items.v[i]);
+			source_command(c->src, cmd, items.v[i], &f);
+			note(st, &f,
+			     f.status == FETCH_OK ?
+				     col_parse(c, "modinfo", &f, items.v[i]) :
+				     0,
+			     "module", "modules");
+			fetch_release(&f);
+		}
+		if (!items.n)
+			col_status(
+				st, FETCH_MISSING,
+				"ib_core is not loaded: no RDMA module to ask modinfo about");
+		names_release(&items);
+		return;
+	}
 	if (!source_command(c->src, cmd, NULL, &f))
 		note(st, &f, col_parse(c, "modinfo", &f, NULL), "module",
 		     "modules");
@@ -301,4 +376,79 @@ void col_limits_conf(struct col_ctx *c, struct col_status *st)
 		free(name);
 	}
 	names_release(&ls);
+}
+
+/* The first active port's device, or false. */
+static bool active_device(struct col_ctx *c, char *dev, size_t size)
+{
+	struct value active = value_cstr("ACTIVE");
+	size_t n;
+	const uint32_t *ids =
+		fact_base_lookup(c->fb, sym_intern_cstr("port"),
+				 sym_intern_cstr("state"), &active, &n);
+	const char *hca =
+		n ? fact_text(fact_base_get(c->fb, ids[0]), "hca") : NULL;
+
+	if (!hca)
+		return false;
+	snprintf(dev, size, "%s", hca);
+	return true;
+}
+
+/* Loopback bandwidth (check --perftest): an ib_write_bw server on the
+ * first active port and a client to it through localhost.  Only the
+ * client's output is kept; it is what a bundle replays. */
+void col_loopback_bw(struct col_ctx *c, struct col_status *st)
+{
+	const struct command *cmd = catalog_find("ib_write_bw_loopback");
+	struct run_proc server;
+	struct run_result sr;
+	struct fetch f;
+	char dev[64];
+	int facts;
+
+	if (!source_is_live(c->src)) {
+		struct names items;
+
+		source_command_items(c->src, cmd, &items);
+		for (size_t i = 0; i < items.n; i++) {
+			source_command(c->src, cmd, items.v[i], &f);
+			facts = f.status == FETCH_OK ?
+					col_parse(c, "perftest", &f, NULL) :
+					0;
+			note(st, &f, facts, "fact", "facts");
+			fetch_release(&f);
+		}
+		names_release(&items);
+		return;
+	}
+	if (!active_device(c, dev, sizeof(dev))) {
+		col_status(st, FETCH_MISSING,
+			   "no active RDMA port to run ib_write_bw on");
+		return;
+	}
+	col_progress(c, "running ib_write_bw on %s (loopback)", dev);
+	{
+		const char *argv[] = { "ib_write_bw", "-d",
+				       dev,	      "--report_gbits",
+				       "-D",	      "2",
+				       NULL };
+
+		if (run_start(argv, &server)) {
+			col_status(st, FETCH_ERROR, "cannot start ib_write_bw");
+			return;
+		}
+	}
+	/* The server needs a moment to listen before the client connects. */
+	usleep(LOOPBACK_SERVER_WAIT_MS * 1000);
+	source_command(c->src, cmd, dev, &f);
+	run_finish(&server, source_timeout_ms(c->src), 65536, &sr);
+	facts = f.status == FETCH_OK ? col_parse(c, "perftest", &f, dev) : 0;
+	if (sr.status == RUN_NOT_FOUND)
+		col_status(st, FETCH_MISSING,
+			   "ib_write_bw is not installed (package perftest)");
+	else
+		note(st, &f, facts, "fact", "facts");
+	run_result_release(&sr);
+	fetch_release(&f);
 }

@@ -1,5 +1,6 @@
 /* Live-only collectors: libibverbs (the only user of <infiniband/verbs.h>)
  * and resource limits. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 /* Size of the memory region the smoke test registers: big enough that a
  * low memlock limit shows, small enough to be harmless. */
 #define SMOKE_MR_BYTES (4u << 20) /* @@ */
+/* Most GID entries queried per port. */
+#define GIDS_MAX 1024 /* @@ */
 
 static void step(struct col_ctx *c, const char *name, const char *dev, int err,
 		 int devices)
@@ -60,6 +63,33 @@ static const char *state_name(enum ibv_port_state s)
 	}
 }
 
+/* The port's non-zero GIDs (sysfs gives the same entries, and their
+ * types). */
+static void gid_facts(struct col_ctx *c, struct ibv_context *ctx,
+		      const char *dev, uint8_t port, int len)
+{
+	static const unsigned char zero[16];
+	struct emit e;
+
+	emit_init(&e, c->fb, "live: libibverbs");
+	for (int i = 0; i < len && i < GIDS_MAX; i++) {
+		char text[INET6_ADDRSTRLEN];
+		union ibv_gid gid;
+		struct fact *f;
+
+		if (ibv_query_gid(ctx, port, i, &gid) ||
+		    !memcmp(gid.raw, zero, sizeof(zero)) ||
+		    !inet_ntop(AF_INET6, gid.raw, text, sizeof(text)))
+			continue;
+		f = emit_begin(&e, "gid", NULL);
+		emit_str(&e, f, "hca", dev, strlen(dev), NULL);
+		emit_int(&e, f, "port", port, NULL);
+		emit_int(&e, f, "index", i, NULL);
+		emit_str(&e, f, "gid", text, strlen(text), NULL);
+		emit_end(&e, f);
+	}
+}
+
 static void port_facts(struct col_ctx *c, struct ibv_context *ctx,
 		       const char *dev, uint8_t nports)
 {
@@ -88,6 +118,7 @@ static void port_facts(struct col_ctx *c, struct ibv_context *ctx,
 		emit_int(&e, f, "active_mtu", 128 << pa.active_mtu, NULL);
 		emit_int(&e, f, "max_mtu", 128 << pa.max_mtu, NULL);
 		emit_end(&e, f);
+		gid_facts(c, ctx, dev, p, pa.gid_tbl_len);
 	}
 }
 

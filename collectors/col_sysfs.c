@@ -154,10 +154,17 @@ void col_host(struct col_ctx *c, struct col_status *st)
 			emit_init(&ce, c->fb, out.where);
 			if (i == 0) {
 				struct lines it;
-				struct line ln;
+				struct line ln = { NULL, 0, 0 };
+				bool got;
 
 				lines_init(&it, out.data, out.len);
-				if (lines_next(&it, &ln) && line_trim(ln).len) {
+				got = lines_next(&it, &ln);
+				/* sysinfo-snapshot heads each output with the
+				 * command it ran. */
+				if (got && ln.len >= 16 &&
+				    !memcmp(ln.p, "Invoked Command:", 16))
+					got = lines_next(&it, &ln);
+				if (got && line_trim(ln).len) {
 					struct line t = line_trim(ln);
 
 					emit_line(&ce, f, "hostname", &t, &ln);
@@ -497,6 +504,13 @@ static int ib_port(struct col_ctx *c, const char *dev, const char *portdir,
 	attr(c, &e, f, "sm_lid", dir, "sm_lid");
 	attr(c, &e, f, "netdev", dir, "gid_attrs/ndevs/0");
 	emit_end(&e, f);
+	col_ib_gids(c, dev, dir, strtol(port, NULL, 10));
+	path = xasprintf("%s/counters", dir);
+	col_ib_counters(c, dev, path, strtol(port, NULL, 10));
+	free(path);
+	path = xasprintf("%s/hw_counters", dir);
+	col_ib_counters(c, dev, path, strtol(port, NULL, 10));
+	free(path);
 	free(dir);
 	return 1;
 }
@@ -547,6 +561,9 @@ static void ib_device(struct col_ctx *c, const char *dev, int *ports)
 			link_name(c, &e, f, "driver", physfn);
 		free(physfn);
 	}
+	physfn = xasprintf("%s/hw_counters", dir);
+	col_ib_counters(c, dev, physfn, 0);
+	free(physfn);
 	if (!source_list(c->src, portdir, &ls)) {
 		emit_int(&e, f, "ports", (int64_t)ls.n, NULL);
 		for (size_t i = 0; i < ls.n; i++)

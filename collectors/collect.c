@@ -48,6 +48,7 @@ struct collect_run {
 	struct diag *d;
 	collect_progress_fn progress;
 	void *arg;
+	unsigned opt_in; /* COLLECT_* */
 	struct outcome *outcomes;
 	size_t n, cap;
 };
@@ -103,6 +104,11 @@ struct collect_run *collect_run_new(struct fact_base *fb, struct diag *d,
 	run->progress = progress;
 	run->arg = arg;
 	return run;
+}
+
+void collect_run_allow(struct collect_run *run, unsigned opt_in)
+{
+	run->opt_in |= opt_in;
 }
 
 void col_status(struct col_status *st, enum fetch_status s, const char *fmt,
@@ -248,8 +254,12 @@ void collect_source(struct collect_run *run, struct source *src)
 
 	for (size_t i = 0; i < ARRAY_SIZE(collectors); i++) {
 		struct col_status st = { 0, false, STRBUF_INIT };
-		unsigned where = collectors[i].where;
+		unsigned where = collectors[i].where & ~COL_PERFTEST;
+		bool opt_in = collectors[i].where & COL_PERFTEST;
 
+		/* A bundle holds the test only when collect ran it. */
+		if (opt_in && live && !(run->opt_in & COLLECT_PERFTEST))
+			continue;
 		if (live && rec && where == COL_LIVE)
 			run_recorded(&c, collectors[i].fn, collectors[i].name,
 				     rec, &st);
@@ -260,6 +270,10 @@ void collect_source(struct collect_run *run, struct source *src)
 			replay_recorded(&c, collectors[i].name, &st);
 		else
 			continue;
+		if (!st.seen && opt_in && !live) {
+			sb_release(&st.detail);
+			continue;
+		}
 		if (!st.seen)
 			col_status(&st, FETCH_MISSING, "nothing found");
 		record(run, collectors[i].name, col_final(&st), st.read_any,

@@ -21,6 +21,10 @@ struct collect_run;
 struct collect_run *collect_run_new(struct fact_base *fb, struct diag *d,
 				    collect_progress_fn progress, void *arg);
 /* Runs the collectors that apply to the source. */
+/* Opt-in collectors (they do more than read): check --perftest. */
+#define COLLECT_PERFTEST 0x1u
+void collect_run_allow(struct collect_run *run, unsigned opt_in);
+
 void collect_source(struct collect_run *run, struct source *src);
 /* Parses one loose file.  format is a format name (KIND of KIND=FILE) or
  * NULL to detect it from the content.  Returns 0, or -EINVAL after

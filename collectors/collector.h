@@ -37,10 +37,18 @@ int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
 /* Reads a one-line sysfs-style file into buf; false when absent. */
 bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size);
 
+/* The non-zero GIDs of a port (portdir: .../ports/<p>), and the counters
+ * of a counters/ or hw_counters/ directory (port 0: the device's). */
+void col_ib_gids(struct col_ctx *c, const char *dev, const char *portdir,
+		 long port);
+void col_ib_counters(struct col_ctx *c, const char *dev, const char *dir,
+		     long port);
+
 typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 
 #define COL_LIVE 0x1u /* runs on live hosts */
 #define COL_TREE 0x2u /* runs on directory and archive bundles */
+#define COL_PERFTEST 0x4u /* only with check --perftest */
 
 #define COLLECTORS(X)                                                          \
 	X(host, "uname, hostname, /etc/os-release", "host",                    \
@@ -51,9 +59,10 @@ typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 	  COL_LIVE | COL_TREE)                                                 \
 	X(module_versions, "/sys/module/*/version and taint", "driver",        \
 	  COL_LIVE | COL_TREE)                                                 \
-	X(modinfo, "modinfo output (sosreport modinfo_ALL_MODULES)", "driver", \
-	  COL_TREE)                                                            \
-	X(sysfs_infiniband, "/sys/class/infiniband", "hca port",               \
+	X(modinfo,                                                             \
+	  "modinfo of the RDMA modules (sosreport modinfo_ALL_MODULES)",       \
+	  "driver", COL_LIVE | COL_TREE)                                       \
+	X(sysfs_infiniband, "/sys/class/infiniband", "hca port gid counter",   \
 	  COL_LIVE | COL_TREE)                                                 \
 	X(pci, "/sys/bus/pci/devices", "pcie", COL_LIVE | COL_TREE)            \
 	X(ibstat, "ibstat", "hca port tool_error", COL_LIVE | COL_TREE)        \
@@ -61,8 +70,15 @@ typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 	  COL_LIVE | COL_TREE)                                                 \
 	X(kernel_log, "the journal, /var/log/messages, kern.log or dmesg",     \
 	  "log log_event", COL_LIVE | COL_TREE)                                \
+	X(environment,                                                         \
+	  "container marks, /proc/1/cgroup, /proc/cpuinfo, /sys/class/dmi/id", \
+	  "host", COL_LIVE | COL_TREE)                                         \
+	X(dev_infiniband, "/dev/infiniband", "devnode", COL_LIVE | COL_TREE)   \
+	X(loopback_bw,                                                         \
+	  "ib_write_bw to localhost on the first active port (--perftest)",    \
+	  "perftest", COL_LIVE | COL_TREE | COL_PERFTEST)                      \
 	X(verbs, "libibverbs (device list and a smoke test)",                  \
-	  "verbs hca port", COL_LIVE)                                          \
+	  "verbs hca port gid", COL_LIVE)                                      \
 	X(limits, "getrlimit(RLIMIT_MEMLOCK)", "limits", COL_LIVE)             \
 	X(limits_conf, "/etc/security/limits.conf and limits.d/*.conf",        \
 	  "limits", COL_LIVE | COL_TREE)                                       \

@@ -272,9 +272,11 @@ void emit_value(struct emit *e, struct fact *f, const char *field,
 		return;
 	if (ln)
 		text_sanitize(&sb, ln->p, ln->len, 512);
-	fact_put(e->fb, f, sym_intern_cstr(field), v,
-		 ln ? ln->no + e->line_base : 0, ln ? sb_str(&sb) : NULL,
-		 sb.len);
+	/* The field cites the emitter's source, which may not be the
+	 * fact's (the host fact gathers several files). */
+	fact_put_at(e->fb, f, sym_intern_cstr(field), v, e->src,
+		    ln ? ln->no + e->line_base : 0, ln ? sb_str(&sb) : NULL,
+		    sb.len);
 	sb_release(&sb);
 }
 

@@ -26,16 +26,20 @@
 struct stamp {
 	size_t msg; /* offset of the message */
 	char time[40];
+	char host[64]; /* syslog's or pdsh's host name, when there is one */
 	double ts; /* seconds, or -1 when the time does not parse */
+	bool wall; /* ts counts from the epoch, not from boot */
 	bool any; /* the line carries a timestamp */
 };
 
 struct event {
 	size_t sig;
 	char device[64];
+	char host[64];
 	long count;
 	char first[40], last[40];
 	double first_ts, last_ts;
+	bool wall;
 	char detail[128];
 	struct line where; /* where.p points into line */
 	char *line;
@@ -104,7 +108,7 @@ static size_t human(const char *p, size_t n, double *ts, char *out, size_t size)
 /* "Feb 20 23:49:53 host prog[pid]: " and "2026-08-07T09:24:35Z host prog: "
  * (syslog, journalctl short and short-iso). */
 static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
-			    size_t size)
+			    size_t size, char *host, size_t hsize)
 {
 	struct tm tm = { 0 };
 	const char *colon, *end = NULL, *q;
@@ -124,6 +128,8 @@ static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
 		for (size_t i = 0; i < 12 && !end; i++)
 			if (!strncmp(buf, months[i], 3) && buf[3] == ' ')
 				end = strptime(buf, "%b %d %H:%M:%S", &tm);
+		/* No year: count from 1970, so that times stay positive. */
+		tm.tm_year = 70;
 	}
 	if (!end || *end != ' ')
 		return 0;
@@ -132,11 +138,16 @@ static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
 	/* host, then "prog[pid]:" */
 	q = p + (end - buf);
 	for (; q < p + n && fields < 2; fields++) {
+		const char *h;
+
 		while (q < p + n && *q == ' ')
 			q++;
+		h = q;
 		if (fields == 0)
 			while (q < p + n && *q != ' ')
 				q++;
+		if (fields == 0 && q > h && (size_t)(q - h) < hsize)
+			snprintf(host, hsize, "%.*s", (int)(q - h), h);
 	}
 	colon = memchr(q, ':', (size_t)(p + n - q));
 	if (!colon || memchr(q, ' ', (size_t)(colon - q)))
@@ -152,6 +163,7 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 {
 	size_t at = 0, k;
 	double ts;
+	bool wall;
 
 	memset(s, 0, sizeof(*s));
 	s->ts = -1;
@@ -160,20 +172,29 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 		    (isalnum((unsigned char)p[k]) || strchr("._-", p[k]));
 	     k++)
 		;
-	if (k && k + 2 < n && p[k] == ':' && p[k + 1] == ' ' && p[k + 2] == '[')
+	if (k && k + 2 < n && p[k] == ':' && p[k + 1] == ' ' &&
+	    p[k + 2] == '[') {
+		snprintf(s->host, sizeof(s->host), "%.*s", (int)k, p);
 		at = k + 2;
-	if ((k = syslog_prefix(p + at, n - at, &s->ts, s->time,
-			       sizeof(s->time)))) {
+	}
+	if ((k = syslog_prefix(p + at, n - at, &s->ts, s->time, sizeof(s->time),
+			       s->host, sizeof(s->host)))) {
 		at += k;
 		s->any = true;
+		s->wall = true;
 	}
-	if ((k = monotonic(p + at, n - at, &ts)) ||
-	    (k = human(p + at, n - at, &ts, s->time, sizeof(s->time)))) {
+	k = monotonic(p + at, n - at, &ts);
+	wall = !k;
+	if (!k)
+		k = human(p + at, n - at, &ts, s->time, sizeof(s->time));
+	if (k) {
 		if (!s->time[0])
 			snprintf(s->time, sizeof(s->time), "%.*s", (int)k,
 				 p + at);
-		if (s->ts < 0)
+		if (s->ts < 0) {
 			s->ts = ts;
+			s->wall = wall;
+		}
 		at += k;
 		s->any = true;
 		while (at < n && p[at] == ' ')
@@ -193,10 +214,29 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 					at = e + 1;
 			}
 		}
+		/* journalctl -o short-monotonic: "[    2.345678] host
+		 * kernel: ..." */
+		while (at < n && p[at] == ' ')
+			at++;
+		for (k = at; k < n && k - at < 64 && p[k] != ' '; k++)
+			;
+		if (k > at && n - k >= 9 && !memcmp(p + k, " kernel: ", 9)) {
+			snprintf(s->host, sizeof(s->host), "%.*s",
+				 (int)(k - at), p + at);
+			at = k + 9;
+		}
 	}
 	while (at < n && p[at] == ' ')
 		at++;
 	s->msg = at;
+}
+
+static bool any_digit(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (isdigit((unsigned char)*p))
+			return true;
+	return false;
 }
 
 /* The device a message is about: the PCI address of "mlx5_core
@@ -209,6 +249,17 @@ static void device(const char *m, size_t n, char *out, size_t size)
 	size_t len;
 
 	out[0] = '\0';
+	/* "mlx5_core: probe of 0000:01:00.0 failed with error -22", and
+	 * auxiliary devices: "mlx5_ib.rdma: probe of mlx5_core.rdma.0 ..." */
+	if (sp && (size_t)(m + n - sp) > 10 && !memcmp(sp, " probe of ", 10)) {
+		const char *a = sp + 10, *b = a;
+
+		while (b < m + n && *b != ' ' && (size_t)(b - a) < size - 1)
+			b++;
+		if (b < m + n && b - a >= 3 && isalnum((unsigned char)b[-1]))
+			snprintf(out, size, "%.*s", (int)(b - a), a);
+		return;
+	}
 	if (!sp)
 		return;
 	tok = sp + 1;
@@ -228,21 +279,29 @@ static void device(const char *m, size_t n, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)len, tok);
 		return;
 	}
-	/* "ib0: ...": an interface; "mlx5_core: ..." names only a driver. */
-	if (sp > m + 1 && sp[-1] == ':' && (size_t)(sp - m) < 20 &&
-	    !memchr(m, '(', (size_t)(sp - m)) &&
-	    !memchr(m, '_', (size_t)(sp - m))) {
-		snprintf(out, size, "%.*s", (int)(sp - m - 1), m);
-		if (!isalpha((unsigned char)out[0]))
-			out[0] = '\0';
+	/* "mlx5_core enp1s0f0np0: Link down": a driver, then an
+	 * interface. */
+	if (len && len < (size_t)(end - tok) && sp[-1] != ':' &&
+	    isalpha((unsigned char)tok[0])) {
+		snprintf(out, size, "%.*s", (int)len, tok);
+		return;
 	}
+	/* "ib0: ...": an interface, which starts lowercase and numbers its
+	 * port; "mlx5_core: ..." names only a driver, "BUG: ..." and
+	 * "libibverbs: ..." no device. */
+	if (sp > m + 1 && sp[-1] == ':' && (size_t)(sp - m) < 20 &&
+	    islower((unsigned char)m[0]) && !memchr(m, '(', (size_t)(sp - m)) &&
+	    !memchr(m, '_', (size_t)(sp - m)) && any_digit(m, sp - 1))
+		snprintf(out, size, "%.*s", (int)(sp - m - 1), m);
 }
 
-static struct event *event_for(struct scan *sc, size_t sig, const char *dev)
+static struct event *event_for(struct scan *sc, size_t sig, const char *dev,
+			       const char *host)
 {
 	for (size_t i = 0; i < sc->nevents; i++)
 		if (sc->events[i].sig == sig &&
-		    !strcmp(sc->events[i].device, dev))
+		    !strcmp(sc->events[i].device, dev) &&
+		    !strcmp(sc->events[i].host, host))
 			return &sc->events[i];
 	if (sc->nevents >= LOG_EVENTS_MAX)
 		return NULL;
@@ -252,6 +311,8 @@ static struct event *event_for(struct scan *sc, size_t sig, const char *dev)
 	sc->events[sc->nevents].sig = sig;
 	snprintf(sc->events[sc->nevents].device,
 		 sizeof(sc->events[sc->nevents].device), "%s", dev);
+	snprintf(sc->events[sc->nevents].host,
+		 sizeof(sc->events[sc->nevents].host), "%s", host);
 	sc->events[sc->nevents].first_ts = -1;
 	return &sc->events[sc->nevents++];
 }
@@ -260,13 +321,14 @@ static void count_hit(struct scan *sc, const struct logscan_hit *h,
 		      const char *msg, const char *dev, const struct stamp *st,
 		      const struct line *where)
 {
-	struct event *ev = event_for(sc, h->sig, dev);
+	struct event *ev = event_for(sc, h->sig, dev, st->host);
 
 	if (!ev)
 		return;
 	if (!ev->count++) {
 		snprintf(ev->first, sizeof(ev->first), "%s", st->time);
 		ev->first_ts = st->ts;
+		ev->wall = st->wall;
 		ev->line = xstrndup(where->p, where->len);
 		ev->where = *where;
 		ev->where.p = ev->line;
@@ -309,9 +371,24 @@ static void record(struct scan *sc, const char *rec, size_t len,
 				 &where);
 		if (dev[0])
 			emit_str(sc->e, f, "device", dev, strlen(dev), &where);
+		if (st.host[0])
+			emit_str(sc->e, f, "host", st.host, strlen(st.host),
+				 &where);
 		emit_end(sc->e, f);
 		sc->log_facts++;
 	}
+}
+
+/* span_s, first_s, last_s and clock of an event whose times parsed. */
+static void emit_times(struct emit *e, struct fact *f, const struct event *ev)
+{
+	emit_num(e, f, "span_s",
+		 round((ev->last_ts - ev->first_ts) * 1000) / 1000, NULL);
+	emit_num(e, f, "first_s", round(ev->first_ts * 1000) / 1000, NULL);
+	emit_num(e, f, "last_s", round(ev->last_ts * 1000) / 1000, NULL);
+	const char *clock = ev->wall ? "wall" : "boot";
+
+	emit_str(e, f, "clock", clock, strlen(clock), NULL);
 }
 
 static void emit_events(struct scan *sc)
@@ -324,9 +401,12 @@ static void emit_events(struct scan *sc)
 
 		emit_str(sc->e, f, "signature", id, strlen(id), &ev->where);
 		emit_str(sc->e, f, "layer", layer, strlen(layer), NULL);
-		if (ev->device[0])
-			emit_str(sc->e, f, "device", ev->device,
-				 strlen(ev->device), &ev->where);
+		/* Always present, so that rules can bind and join them. */
+		emit_value(sc->e, f, "device",
+			   value_str(ev->device, strlen(ev->device)),
+			   &ev->where);
+		emit_value(sc->e, f, "host",
+			   value_str(ev->host, strlen(ev->host)), &ev->where);
 		emit_int(sc->e, f, "count", ev->count, NULL);
 		if (ev->first[0]) {
 			emit_str(sc->e, f, "first", ev->first,
@@ -335,10 +415,7 @@ static void emit_events(struct scan *sc)
 				 NULL);
 		}
 		if (ev->first_ts >= 0 && ev->last_ts >= ev->first_ts)
-			emit_num(sc->e, f, "span_s",
-				 round((ev->last_ts - ev->first_ts) * 1000) /
-					 1000,
-				 NULL);
+			emit_times(sc->e, f, ev);
 		if (ev->detail[0])
 			emit_str(sc->e, f, "detail", ev->detail,
 				 strlen(ev->detail), &ev->where);
@@ -387,6 +464,19 @@ int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
 	while (lines_next(&it, &ln)) {
 		struct stamp st;
 
+		/* A message cut after its "...:(pid N):" prefix, and its rest
+		 * indented on the next line, as people paste them. */
+		if (open && !sc.stamped && rec.len &&
+		    rec.buf[rec.len - 1] == ':' && ln.len &&
+		    (ln.p[0] == ' ' || ln.p[0] == '\t') && line_trim(ln).len) {
+			struct line t = line_trim(ln);
+
+			if (rec.len + t.len + 1 < LOG_RECORD_MAX) {
+				sb_putc(&rec, ' ');
+				sb_add(&rec, t.p, t.len);
+			}
+			continue;
+		}
 		if (open && sc.stamped && line_trim(ln).len) {
 			stamp(ln.p, ln.len, &st);
 			if (!st.any) {
@@ -402,7 +492,10 @@ int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
 		if (open)
 			record(&sc, rec.buf, rec.len, &first);
 		sb_reset(&rec);
-		open = logscan_relevant(sc.ls, ln.p, ln.len);
+		/* No kernel message starts with '#': a comment a person
+		 * added to the paste. */
+		open = !(ln.len && ln.p[0] == '#') &&
+		       logscan_relevant(sc.ls, ln.p, ln.len);
 		if (open) {
 			first = ln;
 			sb_add(&rec, ln.p,

@@ -150,11 +150,34 @@ static bool prompt_line(const struct line *ln, struct prompt *p, int *which)
 	return *which >= 0 || !bare;
 }
 
+static bool shell_operator(char c)
+{
+	return c == '|' || c == '>' || c == ';' || c == '&';
+}
+
+/* The end of the command's own words: the index after the last word
+ * before a pipe or redirection ("modinfo mlx5_core|grep version:" ends
+ * at "mlx5_core|grep", which the caller cuts at the '|'). */
+static size_t pipeline_end(const struct prompt *p)
+{
+	size_t end = p->cmd + 1;
+
+	while (end < p->n && !shell_operator(p->words[end].p[0])) {
+		const struct line *w = &p->words[end++];
+
+		for (size_t i = 0; i < w->len; i++)
+			if (shell_operator(w->p[i]))
+				return end;
+	}
+	return end;
+}
+
 /* The argument a command line gives its format, into buf ("" if none). */
 static void command_arg(const struct prompt *p, int which, char *buf,
 			size_t size)
 {
 	const struct line *w = NULL;
+	size_t end;
 
 	buf[0] = '\0';
 	if (which < 0)
@@ -164,8 +187,9 @@ static void command_arg(const struct prompt *p, int which, char *buf,
 		w = &p->words[p->cmd];
 		break;
 	case ARG_LAST:
-		if (p->n > p->cmd + 1 && p->words[p->n - 1].p[0] != '-')
-			w = &p->words[p->n - 1];
+		end = pipeline_end(p);
+		if (end > p->cmd + 1 && p->words[end - 1].p[0] != '-')
+			w = &p->words[end - 1];
 		break;
 	case ARG_AFTER:
 		for (size_t i = p->cmd + 1; i + 1 < p->n; i++)

@@ -48,25 +48,23 @@ static void child(const char *const argv[], int outfd, int errfd)
 	_exit(127);
 }
 
-int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
-		struct run_result *res)
+int run_start(const char *const argv[], struct run_proc *p)
 {
-	struct strbuf out = STRBUF_INIT;
-	int pipefd[2], errpipe[2], status = 0, exec_errno = 0;
-	double start = now(), deadline = start + timeout_ms / 1000.0;
-	bool timed_out = false;
-	pid_t pid;
+	int pipefd[2], errpipe[2];
 
-	memset(res, 0, sizeof(*res));
+	memset(p, 0, sizeof(*p));
+	p->start = now();
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
 	if (pipe2(errpipe, O_CLOEXEC)) {
+		int e = errno;
+
 		close(pipefd[0]);
 		close(pipefd[1]);
-		return -errno;
+		return -e;
 	}
-	pid = fork();
-	if (pid < 0) {
+	p->pid = fork();
+	if (p->pid < 0) {
 		int e = errno;
 
 		close(pipefd[0]);
@@ -75,13 +73,27 @@ int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
 		close(errpipe[1]);
 		return -e;
 	}
-	if (pid == 0)
+	if (p->pid == 0)
 		child(argv, pipefd[1], errpipe[1]);
-	setpgid(pid, pid);
+	setpgid(p->pid, p->pid);
 	close(pipefd[1]);
 	close(errpipe[1]);
+	p->out = pipefd[0];
+	p->err = errpipe[0];
+	return 0;
+}
+
+int run_finish(struct run_proc *p, unsigned timeout_ms, size_t max_out,
+	       struct run_result *res)
+{
+	struct strbuf out = STRBUF_INIT;
+	double deadline = p->start + timeout_ms / 1000.0;
+	int status = 0, exec_errno = 0;
+	bool timed_out = false;
+
+	memset(res, 0, sizeof(*res));
 	for (;;) {
-		struct pollfd pfd = { pipefd[0], POLLIN, 0 };
+		struct pollfd pfd = { p->out, POLLIN, 0 };
 		double left = deadline - now();
 		char buf[8192];
 		ssize_t n;
@@ -97,7 +109,7 @@ int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
 		}
 		if (!pfd.revents)
 			continue;
-		n = read(pipefd[0], buf, sizeof(buf));
+		n = read(p->out, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -112,15 +124,14 @@ int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
 	}
 	/* The group goes in every case: a tool that exited may leave
 	 * children behind holding the pipe. */
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	kill(-p->pid, SIGKILL);
+	while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	close(pipefd[0]);
-	if (read(errpipe[0], &exec_errno, sizeof(exec_errno)) !=
-	    sizeof(exec_errno))
+	close(p->out);
+	if (read(p->err, &exec_errno, sizeof(exec_errno)) != sizeof(exec_errno))
 		exec_errno = 0;
-	close(errpipe[0]);
-	res->seconds = now() - start;
+	close(p->err);
+	res->seconds = now() - p->start;
 	res->len = out.len;
 	res->out = sb_detach(&out);
 	if (exec_errno) {
@@ -136,6 +147,19 @@ int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
 		res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	}
 	return 0;
+}
+
+int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
+		struct run_result *res)
+{
+	struct run_proc p;
+	int err = run_start(argv, &p);
+
+	if (err) {
+		memset(res, 0, sizeof(*res));
+		return err;
+	}
+	return run_finish(&p, timeout_ms, max_out, res);
 }
 
 void run_result_release(struct run_result *res)

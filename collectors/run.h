@@ -31,4 +31,17 @@ int run_command(const char *const argv[], unsigned timeout_ms, size_t max_out,
 		struct run_result *res);
 void run_result_release(struct run_result *res);
 
+/* run_command in two steps, for a command that runs beside others (a
+ * perftest server): start it, then collect it by its deadline (counted
+ * from the start). */
+struct run_proc {
+	int pid;
+	int out, err; /* output pipe, exec-error pipe */
+	double start;
+};
+
+int run_start(const char *const argv[], struct run_proc *p);
+int run_finish(struct run_proc *p, unsigned timeout_ms, size_t max_out,
+	       struct run_result *res);
+
 #endif

@@ -131,6 +131,10 @@ void snapshot_note_list(struct snapshot *snap, struct source *s,
 		if (!s->ops->lstat(s, child, &type)) {
 			if (type == NODE_DIR)
 				snapshot_note_dir(snap, child);
+			/* A device node (/dev/infiniband/uverbs0) is never
+			 * read, only listed: an empty file stands for it. */
+			else if (type == NODE_OTHER)
+				snapshot_note_file(snap, child, "", 0);
 			else if (type == NODE_LINK &&
 				 !s->ops->readlink(s, child, target,
 						   sizeof(target)))

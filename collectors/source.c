@@ -502,8 +502,7 @@ static int run_live(struct source *s, const struct command *cmd,
 		argv[n] = strcmp(cmd->argv[n], CATALOG_ITEM) ? cmd->argv[n] :
 							       item;
 	argv[n] = NULL;
-	err = run_command(argv, s->o.timeout_ms ? s->o.timeout_ms : 10000,
-			  max_of(s, 0), &r);
+	err = run_command(argv, source_timeout_ms(s), max_of(s, 0), &r);
 	if (err) {
 		source_fail(out, FETCH_ERROR, where, strerror(-err));
 		free(where);
@@ -826,6 +825,11 @@ void source_record(struct source *s, struct snapshot *rec)
 struct snapshot *source_recorder(const struct source *s)
 {
 	return s->rec;
+}
+
+unsigned source_timeout_ms(const struct source *s)
+{
+	return s->o.timeout_ms ? s->o.timeout_ms : SOURCE_TIMEOUT_MS;
 }
 
 const char *source_detail(const struct source *s)

@@ -91,6 +91,9 @@ struct snapshot;
  * serves is also recorded into rec (rdmadoctor collect). */
 void source_record(struct source *s, struct snapshot *rec);
 struct snapshot *source_recorder(const struct source *s);
+/* How long a command may run (--timeout; default 10 s). */
+#define SOURCE_TIMEOUT_MS 10000 /* @@ */
+unsigned source_timeout_ms(const struct source *s);
 
 /* What opening the source noticed (members skipped, a truncated
  * archive), or NULL. */

@@ -31,8 +31,8 @@ static void free_diagnosis(struct diagnosis *dg)
 	for (size_t i = 0; i < dg->nremediation; i++)
 		free(dg->remediation[i]);
 	free(dg->remediation);
-	free(dg->id);
-	free(dg->message);
+	if (dg->message != dg->about)
+		free(dg->message);
 	free(dg->about);
 	free(dg->evidence);
 	free(dg->firings);
@@ -116,14 +116,52 @@ static void firing_evidence(const struct engine *e, const struct fact_base *fb,
 	}
 }
 
-static struct diagnosis *find(struct diagnosis_list *l, const char *id,
-			      const char *about)
+/* Diagnoses under construction, found by (id, about) through an
+ * open-addressing table, so that grouping stays linear in the firings.
+ * best_cf tracks, per diagnosis, the strongest single firing, whose rule
+ * supplies message and remediation; evcap is its evidence capacity. */
+struct grouping {
+	struct diagnosis_list *l;
+	size_t cap;
+	double *best_cf;
+	size_t *evcap;
+	size_t *slots; /* index + 1 into l->items; 0 = empty */
+	size_t nslots;
+};
+
+static uint32_t group_hash(const char *id, const char *about)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->items[i]->id, id) &&
-		    !strcmp(l->items[i]->about, about))
-			return l->items[i];
-	return NULL;
+	return hash_bytes(id, strlen(id)) * 31u ^
+	       hash_bytes(about, strlen(about));
+}
+
+/* The slot that holds (id, about), or the empty one where it goes. */
+static size_t group_slot(const struct grouping *g, const char *id,
+			 const char *about)
+{
+	size_t i = group_hash(id, about) & (g->nslots - 1);
+
+	for (; g->slots[i]; i = (i + 1) & (g->nslots - 1)) {
+		const struct diagnosis *dg = g->l->items[g->slots[i] - 1];
+
+		if (!strcmp(dg->id, id) && !strcmp(dg->about, about))
+			break;
+	}
+	return i;
+}
+
+static void group_grow(struct grouping *g)
+{
+	if ((g->l->n + 1) * 2 <= g->nslots)
+		return;
+	free(g->slots);
+	g->nslots = g->nslots ? g->nslots * 2 : 64;
+	g->slots = xcalloc(g->nslots, sizeof(*g->slots));
+	for (size_t k = 0; k < g->l->n; k++) {
+		const struct diagnosis *dg = g->l->items[k];
+
+		g->slots[group_slot(g, dg->id, dg->about)] = k + 1;
+	}
 }
 
 static void take_rule(struct diagnosis *dg, const struct firing *fi)
@@ -133,69 +171,98 @@ static void take_rule(struct diagnosis *dg, const struct firing *fi)
 	dg->rule = r;
 	dg->layer = r->layer;
 	dg->severity = r->severity;
-	free(dg->message);
-	render(&r->message, fi, &dg->message);
+	if (dg->message != dg->about)
+		free(dg->message);
+	/* Without an 'about', firings group by their message: it is the
+	 * about text already rendered. */
+	if (template_empty(&r->about))
+		dg->message = dg->about;
+	else
+		render(&r->message, fi, &dg->message);
 	for (size_t i = 0; i < dg->nremediation; i++)
 		free(dg->remediation[i]);
 	free(dg->remediation);
 	dg->nremediation = r->nremediation;
-	dg->remediation =
-		xcalloc(r->nremediation ? r->nremediation : 1, sizeof(char *));
+	dg->remediation = r->nremediation ?
+				  xcalloc(r->nremediation, sizeof(char *)) :
+				  NULL;
 	for (size_t i = 0; i < r->nremediation; i++)
 		render(&r->remediation[i], fi, &dg->remediation[i]);
 }
 
-/* Adds one firing to its diagnosis.  best_cf tracks, per diagnosis, the
- * strongest single firing, whose rule supplies message and remediation. */
+/* Adds one firing to its diagnosis. */
 static void add_firing(const struct engine *e, const struct fact_base *fb,
-		       struct diagnosis_list *l, size_t *cap,
-		       const struct firing *fi, double **best_cf,
-		       size_t **evcap)
+		       struct grouping *g, const struct firing *fi)
 {
 	const struct rule *r = fi->rule;
+	struct diagnosis_list *l = g->l;
 	struct diagnosis *dg;
-	char *message, *about;
-	size_t idx, fcap;
+	char *about;
+	size_t idx, slot, fcap;
 
-	render(&r->message, fi, &message);
-	if (template_empty(&r->about))
-		about = xstrdup(message);
-	else
-		render(&r->about, fi, &about);
-	dg = find(l, r->diag_id, about);
-	if (!dg) {
-		if (fi->cf <= 0) {
-			free(message);
-			free(about);
-			return;
-		}
-		xgrow(&l->items, cap, l->n + 1, sizeof(*l->items));
-		*best_cf = xrealloc(*best_cf, *cap * sizeof(**best_cf));
-		*evcap = xrealloc(*evcap, *cap * sizeof(**evcap));
+	render(template_empty(&r->about) ? &r->message : &r->about, fi, &about);
+	group_grow(g);
+	slot = group_slot(g, r->diag_id, about);
+	/* A negative firing opens its diagnosis too, so that evidence
+	 * against it counts whichever firing comes first; diagnoses left at
+	 * or below zero are dropped at the end. */
+	if (!g->slots[slot]) {
+		xgrow(&l->items, &g->cap, l->n + 1, sizeof(*l->items));
+		g->best_cf = xrealloc(g->best_cf, g->cap * sizeof(*g->best_cf));
+		g->evcap = xrealloc(g->evcap, g->cap * sizeof(*g->evcap));
 		dg = xcalloc(1, sizeof(*dg));
-		dg->id = xstrdup(r->diag_id);
+		dg->id = r->diag_id;
 		dg->about = about;
 		about = NULL;
-		(*best_cf)[l->n] = -2;
-		(*evcap)[l->n] = 0;
+		g->best_cf[l->n] = -2;
+		g->evcap[l->n] = 0;
 		l->items[l->n++] = dg;
-		dg->cf = fi->cf;
+		g->slots[slot] = l->n;
 	} else {
-		dg->cf = diagnosis_cf_combine(dg->cf, fi->cf);
+		dg = l->items[g->slots[slot] - 1];
 	}
-	for (idx = 0; l->items[idx] != dg; idx++)
-		;
-	if (fi->cf > (*best_cf)[idx]) {
-		(*best_cf)[idx] = fi->cf;
+	idx = g->slots[slot] - 1;
+	if (fi->cf > g->best_cf[idx]) {
+		g->best_cf[idx] = fi->cf;
 		take_rule(dg, fi);
 	}
 	fcap = dg->nfirings;
 	xgrow(&dg->firings, &fcap, dg->nfirings + 1, sizeof(*dg->firings));
 	dg->firings[dg->nfirings++] = fi->id;
 	if (fi->cf > 0)
-		firing_evidence(e, fb, fi, dg, &(*evcap)[idx], 0);
-	free(message);
+		firing_evidence(e, fb, fi, dg, &g->evcap[idx], 0);
 	free(about);
+}
+
+/* The diagnosis's certainty: each rule counts once, with its strongest
+ * firing (one rule matching two facts is not two pieces of evidence),
+ * and the rules combine as MYCIN certainty factors. */
+static double combined_cf(const struct engine *e, const struct diagnosis *dg)
+{
+	struct {
+		const struct rule *r;
+		double cf;
+	} *best = xcalloc(dg->nfirings, sizeof(*best));
+	size_t n = 0;
+	double cf = 0;
+
+	for (size_t i = 0; i < dg->nfirings; i++) {
+		const struct firing *fi = engine_firing(e, dg->firings[i]);
+		size_t k = 0;
+
+		while (k < n && best[k].r != fi->rule)
+			k++;
+		if (k == n) {
+			best[n].r = fi->rule;
+			best[n++].cf = fi->cf;
+		} else if (fabs(fi->cf) > fabs(best[k].cf)) {
+			best[k].cf = fi->cf;
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		cf = k ? diagnosis_cf_combine(cf, best[k].cf) : best[k].cf;
+	free(best);
+	return cf;
 }
 
 static void push(size_t **items, size_t *n, size_t v)
@@ -236,80 +303,170 @@ static int cmp_rank(const void *a, const void *b)
 	return c ? c : strcmp(x->about, y->about);
 }
 
+/* "cause explains symptom": an edge between list positions. */
+struct link {
+	size_t cause, symptom;
+};
+
+static int cmp_link(const void *a, const void *b)
+{
+	const struct link *x = a, *y = b;
+
+	if (x->cause != y->cause)
+		return x->cause < y->cause ? -1 : 1;
+	return x->symptom < y->symptom ? -1 : x->symptom > y->symptom;
+}
+
+/* A diagnosis id and the list position of its diagnosis. */
+struct id_pos {
+	const char *id;
+	size_t pos;
+};
+
+static int cmp_id_pos(const void *a, const void *b)
+{
+	const struct id_pos *x = a, *y = b;
+
+	return strcmp(x->id, y->id);
+}
+
+/* Every (cause, symptom) pair of the list, sorted: diagnoses whose rules
+ * explain the id of another diagnosis.  Each explained id is found by a
+ * binary search over the diagnoses sorted by id; a list whose rules
+ * explain nothing costs one pass. */
+static struct link *find_links(const struct diagnosis_list *l,
+			       const struct engine *e, size_t *nlinks)
+{
+	struct id_pos *by_id;
+	struct link *links = NULL;
+	size_t cap = 0, n = 0;
+	bool any = false;
+
+	*nlinks = 0;
+	for (size_t i = 0; i < l->n && !any; i++)
+		for (size_t f = 0; f < l->items[i]->nfirings && !any; f++)
+			any = engine_firing(e, l->items[i]->firings[f])
+				      ->rule->nexplains != 0;
+	if (!any)
+		return NULL;
+	by_id = xmalloc(l->n * sizeof(*by_id));
+	for (size_t i = 0; i < l->n; i++) {
+		by_id[i].id = l->items[i]->id;
+		by_id[i].pos = i;
+	}
+	if (l->n)
+		qsort(by_id, l->n, sizeof(*by_id), cmp_id_pos);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct diagnosis *cause = l->items[i];
+
+		for (size_t f = 0; f < cause->nfirings; f++) {
+			const struct rule *r =
+				engine_firing(e, cause->firings[f])->rule;
+
+			for (size_t x = 0; x < r->nexplains; x++) {
+				const char *id = r->explains[x];
+				size_t lo = 0, hi = l->n;
+
+				while (lo < hi) {
+					size_t mid = (lo + hi) / 2;
+
+					if (strcmp(by_id[mid].id, id) < 0)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				for (; lo < l->n && !strcmp(by_id[lo].id, id);
+				     lo++) {
+					if (by_id[lo].pos == i)
+						continue;
+					xgrow(&links, &cap, n + 1,
+					      sizeof(*links));
+					links[n].cause = i;
+					links[n++].symptom = by_id[lo].pos;
+				}
+			}
+		}
+	}
+	if (n)
+		qsort(links, n, sizeof(*links), cmp_link);
+	/* A rule may list an id twice, or two firings explain the same. */
+	for (size_t i = 0; i < n; i++)
+		if (!*nlinks || cmp_link(&links[*nlinks - 1], &links[i]))
+			links[(*nlinks)++] = links[i];
+	free(by_id);
+	return links;
+}
+
 /* Raises each cause's score just above the symptoms it explains, so that
- * sorting puts causes first; bounded passes end cycles. */
+ * sorting puts causes first; bounded passes end cycles.  Two diagnoses
+ * that explain each other raise neither. */
 static void order_causes(struct diagnosis_list *l, const struct engine *e)
 {
-	bool **links = xcalloc(l->n ? l->n : 1, sizeof(bool *));
+	size_t n;
+	struct link *links = find_links(l, e, &n);
 
-	for (size_t i = 0; i < l->n; i++) {
-		links[i] = xcalloc(l->n ? l->n : 1, sizeof(bool));
-		for (size_t j = 0; j < l->n; j++)
-			links[i][j] =
-				i != j &&
-				rule_explains(l->items[i], l->items[j]->id, e);
-	}
-	for (size_t pass = 0; pass < l->n; pass++) {
+	for (size_t pass = 0; n && pass < l->n; pass++) {
 		bool changed = false;
 
-		for (size_t i = 0; i < l->n; i++)
-			for (size_t j = 0; j < l->n; j++)
-				if (links[i][j] && !links[j][i] &&
-				    l->items[i]->score <= l->items[j]->score) {
-					l->items[i]->score =
-						l->items[j]->score + 1e-6;
-					changed = true;
-				}
+		for (size_t k = 0; k < n; k++) {
+			struct diagnosis *c = l->items[links[k].cause];
+			struct diagnosis *s = l->items[links[k].symptom];
+
+			if (c->score <= s->score &&
+			    !rule_explains(s, c->id, e)) {
+				c->score = s->score + 1e-6;
+				changed = true;
+			}
+		}
 		if (!changed)
 			break;
 	}
+	free(links);
 	if (l->n)
 		qsort(l->items, l->n, sizeof(*l->items), cmp_rank);
-	for (size_t i = 0; i < l->n; i++) {
-		for (size_t j = 0; j < l->n; j++) {
-			if (i == j ||
-			    !rule_explains(l->items[i], l->items[j]->id, e))
-				continue;
-			push(&l->items[i]->explains, &l->items[i]->nexplains,
-			     j);
-			push(&l->items[j]->explained_by,
-			     &l->items[j]->nexplained_by, i);
-		}
-		l->items[i]->rank = (int)i + 1;
+	links = find_links(l, e, &n);
+	for (size_t k = 0; k < n; k++) {
+		push(&l->items[links[k].cause]->explains,
+		     &l->items[links[k].cause]->nexplains, links[k].symptom);
+		push(&l->items[links[k].symptom]->explained_by,
+		     &l->items[links[k].symptom]->nexplained_by,
+		     links[k].cause);
 	}
 	for (size_t i = 0; i < l->n; i++)
-		free(links[i]);
+		l->items[i]->rank = (int)i + 1;
 	free(links);
 }
 
 struct diagnosis_list *diagnosis_collect(const struct engine *e,
 					 const struct fact_base *fb)
 {
-	struct diagnosis_list *l = xcalloc(1, sizeof(*l));
-	double *best_cf = NULL;
-	size_t *evcap = NULL, cap = 0, kept = 0;
+	struct grouping g = { 0 };
+	size_t kept = 0;
 
+	g.l = xcalloc(1, sizeof(*g.l));
 	for (uint32_t id = 1; id <= engine_firing_count(e); id++) {
 		const struct firing *fi = engine_firing(e, id);
 
 		if (fi->rule->diagnoses)
-			add_firing(e, fb, l, &cap, fi, &best_cf, &evcap);
+			add_firing(e, fb, &g, fi);
 	}
-	for (size_t i = 0; i < l->n; i++) {
-		struct diagnosis *dg = l->items[i];
+	for (size_t i = 0; i < g.l->n; i++) {
+		struct diagnosis *dg = g.l->items[i];
 
+		dg->cf = combined_cf(e, dg);
 		if (dg->cf <= 0) {
 			free_diagnosis(dg);
 			continue;
 		}
 		dg->score = severity_weight(dg->severity) * dg->cf;
-		l->items[kept++] = dg;
+		g.l->items[kept++] = dg;
 	}
-	l->n = kept;
-	order_causes(l, e);
-	free(best_cf);
-	free(evcap);
-	return l;
+	g.l->n = kept;
+	free(g.best_cf);
+	free(g.evcap);
+	free(g.slots);
+	order_causes(g.l, e);
+	return g.l;
 }
 
 bool diagnosis_any_at_least(const struct diagnosis_list *l, enum severity s)

@@ -13,13 +13,13 @@
 
 struct diagnosis {
 	int rank; /* 1-based */
-	char *id;
+	const char *id; /* the rules' diagnosis id, owned by the rule set */
 	const struct rule *rule; /* the rule with the strongest support */
 	enum layer layer;
 	enum severity severity;
 	double cf; /* combined certainty */
 	double score; /* ranking score */
-	char *message;
+	char *message; /* may be the same string as about */
 	char *about; /* merge key */
 	char **remediation;
 	size_t nremediation;

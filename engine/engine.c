@@ -3,10 +3,10 @@
  * condition draws its candidates from the fact base's value index (the
  * smallest list among its equality tests on constants or bound
  * variables), never from a scan of all facts.  A fact asserted later is
- * matched incrementally: only the conditions on its kind are tried, pinned
- * to the new fact.  'not' conditions are checked when a match completes
- * and again just before it fires, since facts asserted in between may
- * defeat them. */
+ * matched incrementally: only the conditions on its kind whose indexed
+ * constant it holds (engine/alpha.h) are tried, pinned to the new fact.
+ * 'not' conditions are checked when a match completes and again just
+ * before it fires, since facts asserted in between may defeat them. */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -14,24 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/alpha.h"
 #include "engine/match.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
 
-struct alpha_ref {
-	uint32_t rule;
-	uint32_t pattern;
-};
-
-/* The conditions that concern one fact kind. */
-struct alpha {
-	uint32_t kind;
-	struct alpha_ref *refs;
-	size_t n, cap;
-};
-
+/* values, facts and bound share one allocation, owned through values
+ * (see match_alloc); a firing takes them over. */
 struct activation {
 	uint32_t rule;
 	uint32_t *facts;
@@ -42,11 +33,13 @@ struct activation {
 	int stratum;
 };
 
-/* A refraction key: a rule and the facts of its matching conditions. */
+/* A refraction key: a rule and the facts of its matching conditions,
+ * which sit in the engine's pool of key facts (one allocation for all the
+ * keys, since a run may make a hundred thousand). */
 struct rkey {
-	uint64_t hash;
-	uint32_t rule;
-	uint32_t *facts; /* NULL = empty slot */
+	uint32_t hash;
+	uint32_t rule1; /* rule + 1; 0 = empty slot */
+	size_t at; /* offset of the facts in the pool */
 };
 
 struct engine {
@@ -54,15 +47,17 @@ struct engine {
 	struct fact_base *fb;
 	struct diag *d;
 	size_t nrules;
-	struct alpha *alpha;
-	size_t nalpha, capalpha;
+	struct alpha_net *alpha;
 	struct activation **heap;
 	size_t nheap, capheap;
 	uint64_t seq;
 	struct rkey *refr;
 	size_t nrefr, usedrefr;
+	uint32_t *refr_facts; /* the pool */
+	size_t nrefr_facts, caprefr_facts;
 	struct firing **firings;
 	size_t nfirings, capfirings;
+	size_t nasserting; /* firings of rules that assert facts */
 	uint32_t *asserted_by; /* fact id -> firing id */
 	size_t capasserted;
 	bool *fired; /* per rule */
@@ -94,19 +89,6 @@ static const struct rule *rule_at(const struct engine *e, uint32_t i)
 	return rule_set_at(e->rs, i);
 }
 
-static struct alpha *alpha_for(struct engine *e, uint32_t kind, bool create)
-{
-	for (size_t i = 0; i < e->nalpha; i++)
-		if (e->alpha[i].kind == kind)
-			return &e->alpha[i];
-	if (!create)
-		return NULL;
-	xgrow(&e->alpha, &e->capalpha, e->nalpha + 1, sizeof(*e->alpha));
-	memset(&e->alpha[e->nalpha], 0, sizeof(*e->alpha));
-	e->alpha[e->nalpha].kind = kind;
-	return &e->alpha[e->nalpha++];
-}
-
 static bool asserts_kind(const struct rule *r, uint32_t kind)
 {
 	for (size_t i = 0; i < r->nasserts; i++)
@@ -122,11 +104,16 @@ static bool asserts_kind(const struct rule *r, uint32_t kind)
  * keep the strata reached and rely on the re-check before firing. */
 static void stratify(struct engine *e)
 {
-	size_t n = e->nrules;
+	size_t n = e->nrules, nasserting = 0;
+	uint32_t *asserting = xmalloc((n ? n : 1) * sizeof(*asserting));
 	bool changed = true;
 
+	/* Only rules that assert can raise another's stratum. */
+	for (uint32_t k = 0; k < n; k++)
+		if (rule_at(e, k)->nasserts)
+			asserting[nasserting++] = k;
 	e->stratum = xcalloc(n ? n : 1, sizeof(int));
-	for (size_t pass = 0; changed && pass <= n; pass++) {
+	for (size_t pass = 0; changed && nasserting && pass <= n; pass++) {
 		changed = false;
 		for (uint32_t i = 0; i < n; i++) {
 			const struct rule *r = rule_at(e, i);
@@ -135,7 +122,9 @@ static void stratify(struct engine *e)
 				const struct pattern *pt = &r->patterns[p];
 				int gap = pt->type == PATTERN_NOT;
 
-				for (uint32_t k = 0; k < n; k++) {
+				for (size_t a = 0; a < nasserting; a++) {
+					uint32_t k = asserting[a];
+
 					if (!asserts_kind(rule_at(e, k),
 							  pt->kind) ||
 					    e->stratum[i] >=
@@ -147,6 +136,7 @@ static void stratify(struct engine *e)
 			}
 		}
 	}
+	free(asserting);
 }
 
 struct engine *engine_new(const struct rule_set *rs, struct fact_base *fb,
@@ -162,20 +152,7 @@ struct engine *engine_new(const struct rule_set *rs, struct fact_base *fb,
 	e->max_firings = ENGINE_DEFAULT_MAX_FIRINGS;
 	e->sym_answer = sym_intern_cstr("answer");
 	e->sym_question = sym_intern_cstr("question");
-	for (uint32_t i = 0; i < e->nrules; i++) {
-		const struct rule *r = rule_at(e, i);
-
-		for (uint32_t j = 0; j < r->npatterns; j++) {
-			struct alpha *a;
-
-			if (r->patterns[j].type == PATTERN_NOT)
-				continue;
-			a = alpha_for(e, r->patterns[j].kind, true);
-			xgrow(&a->refs, &a->cap, a->n + 1, sizeof(*a->refs));
-			a->refs[a->n].rule = i;
-			a->refs[a->n++].pattern = j;
-		}
-	}
+	e->alpha = alpha_net_new(rs);
 	stratify(e);
 	return e;
 }
@@ -184,9 +161,7 @@ static void free_activation(struct activation *a)
 {
 	if (!a)
 		return;
-	free(a->facts);
 	free(a->values);
-	free(a->bound);
 	free(a);
 }
 
@@ -194,19 +169,14 @@ void engine_free(struct engine *e)
 {
 	if (!e)
 		return;
-	for (size_t i = 0; i < e->nalpha; i++)
-		free(e->alpha[i].refs);
-	free(e->alpha);
+	alpha_net_free(e->alpha);
 	for (size_t i = 0; i < e->nheap; i++)
 		free_activation(e->heap[i]);
 	free(e->heap);
-	for (size_t i = 0; i < e->nrefr; i++)
-		free(e->refr[i].facts);
 	free(e->refr);
+	free(e->refr_facts);
 	for (size_t i = 0; i < e->nfirings; i++) {
-		free(e->firings[i]->facts);
 		free(e->firings[i]->values);
-		free(e->firings[i]->bound);
 		free(e->firings[i]);
 	}
 	free(e->firings);
@@ -278,41 +248,49 @@ static uint64_t key_hash(uint32_t rule, const uint32_t *facts, size_t n)
 	return h;
 }
 
+static void refraction_grow(struct engine *e)
+{
+	size_t size = e->nrefr ? e->nrefr * 2 : 1024;
+	struct rkey *t = xcalloc(size, sizeof(*t));
+
+	for (size_t j = 0; j < e->nrefr; j++) {
+		size_t k;
+
+		if (!e->refr[j].rule1)
+			continue;
+		k = e->refr[j].hash & (size - 1);
+		while (t[k].rule1)
+			k = (k + 1) & (size - 1);
+		t[k] = e->refr[j];
+	}
+	free(e->refr);
+	e->refr = t;
+	e->nrefr = size;
+}
+
 /* Adds the key; returns false when it was already there. */
 static bool refraction_add(struct engine *e, uint32_t rule,
 			   const uint32_t *facts, size_t n)
 {
-	uint64_t h = key_hash(rule, facts, n);
+	uint32_t h = (uint32_t)key_hash(rule, facts, n);
 	size_t i;
 
-	if ((e->usedrefr + 1) * 2 > e->nrefr) {
-		size_t size = e->nrefr ? e->nrefr * 2 : 1024;
-		struct rkey *t = xcalloc(size, sizeof(*t));
-
-		for (size_t j = 0; j < e->nrefr; j++) {
-			size_t k;
-
-			if (!e->refr[j].facts)
-				continue;
-			k = e->refr[j].hash & (size - 1);
-			while (t[k].facts)
-				k = (k + 1) & (size - 1);
-			t[k] = e->refr[j];
-		}
-		free(e->refr);
-		e->refr = t;
-		e->nrefr = size;
-	}
-	for (i = h & (e->nrefr - 1); e->refr[i].facts;
+	if ((e->usedrefr + 1) * 2 > e->nrefr)
+		refraction_grow(e);
+	for (i = h & (e->nrefr - 1); e->refr[i].rule1;
 	     i = (i + 1) & (e->nrefr - 1)) {
-		if (e->refr[i].hash == h && e->refr[i].rule == rule &&
-		    !memcmp(e->refr[i].facts, facts, n * sizeof(*facts)))
+		if (e->refr[i].hash == h && e->refr[i].rule1 == rule + 1 &&
+		    !memcmp(e->refr_facts + e->refr[i].at, facts,
+			    n * sizeof(*facts)))
 			return false;
 	}
+	xgrow(&e->refr_facts, &e->caprefr_facts, e->nrefr_facts + n + 1,
+	      sizeof(*e->refr_facts));
+	memcpy(e->refr_facts + e->nrefr_facts, facts, n * sizeof(*facts));
 	e->refr[i].hash = h;
-	e->refr[i].rule = rule;
-	e->refr[i].facts = xmalloc((n ? n : 1) * sizeof(*facts));
-	memcpy(e->refr[i].facts, facts, n * sizeof(*facts));
+	e->refr[i].rule1 = rule + 1;
+	e->refr[i].at = e->nrefr_facts;
+	e->nrefr_facts += n;
 	e->usedrefr++;
 	return true;
 }
@@ -401,6 +379,18 @@ static bool side_conditions(struct join *j)
 	return true;
 }
 
+/* A match's values, facts and bound flags in one allocation (there may be
+ * a hundred thousand of them), values first for alignment. */
+static void match_alloc(const struct rule *r, struct activation *a)
+{
+	char *block = xmalloc(r->nvars * sizeof(struct value) +
+			      r->npatterns * sizeof(uint32_t) + r->nvars + 1);
+
+	a->values = (struct value *)block;
+	a->facts = (uint32_t *)(block + r->nvars * sizeof(struct value));
+	a->bound = (bool *)(a->facts + r->npatterns);
+}
+
 static void activate(struct join *j)
 {
 	const struct rule *r = j->r;
@@ -413,11 +403,8 @@ static void activate(struct join *j)
 	a->salience = r->salience;
 	a->stratum = j->e->stratum[j->ri];
 	a->seq = j->e->seq++;
-	a->facts =
-		xmalloc((r->npatterns ? r->npatterns : 1) * sizeof(uint32_t));
+	match_alloc(r, a);
 	memcpy(a->facts, j->facts, r->npatterns * sizeof(uint32_t));
-	a->values = xmalloc((r->nvars ? r->nvars : 1) * sizeof(struct value));
-	a->bound = xmalloc((r->nvars ? r->nvars : 1) * sizeof(bool));
 	bindings_copy_out(&j->b, a->values, a->bound);
 	j->e->stats.activations++;
 	heap_push(j->e, a);
@@ -507,24 +494,24 @@ static bool constants_hold(const struct pattern *p, const struct fact *f)
 	return true;
 }
 
-/* Matches the rules that have a condition on the kind of a new fact. */
+/* Matches the rules that have a condition on the kind of a new fact;
+ * the alpha network leaves out those whose indexed constant it lacks. */
 static void new_fact(struct engine *e, const struct fact *f)
 {
-	struct alpha *a = alpha_for(e, f->kind, false);
+	size_t n;
+	const struct alpha_ref *refs = alpha_net_match(e->alpha, f, &n);
 
-	if (!a)
-		return;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct rule *r = rule_at(e, a->refs[i].rule);
-		const struct pattern *p = &r->patterns[a->refs[i].pattern];
+	for (size_t i = 0; i < n; i++) {
+		const struct rule *r = rule_at(e, refs[i].rule);
+		const struct pattern *p = &r->patterns[refs[i].pattern];
 
 		if (!constants_hold(p, f))
 			continue;
 		if (p->type == PATTERN_MATCH)
-			run_join(e, a->refs[i].rule, (int)a->refs[i].pattern,
-				 f->id, NULL, false);
+			run_join(e, refs[i].rule, (int)refs[i].pattern, f->id,
+				 NULL, false);
 		else
-			run_join(e, a->refs[i].rule, -1, 0, NULL, false);
+			run_join(e, refs[i].rule, -1, 0, NULL, false);
 	}
 }
 
@@ -561,8 +548,13 @@ static void assert_facts(struct engine *e, const struct firing *fi)
 {
 	const struct rule *r = fi->rule;
 	struct bindings b = { fi->values, fi->bound, NULL, 0, 0, r->nvars };
-	uint32_t src = fact_base_source(e->fb, r->file);
-	char *why = xasprintf("asserted by rule '%s'", r->id);
+	uint32_t src;
+	char *why;
+
+	if (!r->nasserts)
+		return;
+	src = fact_base_source(e->fb, r->file);
+	why = xasprintf("asserted by rule '%s'", r->id);
 
 	for (size_t i = 0; i < r->nasserts; i++) {
 		const struct assertion *as = &r->asserts[i];
@@ -638,6 +630,8 @@ static void fire(struct engine *e, struct activation *a)
 	      sizeof(*e->firings));
 	e->firings[e->nfirings++] = fi;
 	e->fired[a->rule] = true;
+	if (r->nasserts)
+		e->nasserting++;
 	assert_facts(e, fi);
 }
 
@@ -648,6 +642,8 @@ static bool still_holds(struct engine *e, const struct activation *a)
 	struct join j = { 0 };
 	bool ok;
 
+	if (r->npositive == r->npatterns)
+		return true;
 	j.e = e;
 	j.r = r;
 	bindings_init(&j.b, r->nvars);
@@ -661,15 +657,18 @@ static bool still_holds(struct engine *e, const struct activation *a)
 static void report_runaway(struct engine *e)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t from = e->nfirings > 5 ? e->nfirings - 5 : 0;
+	const struct firing *last[5];
+	size_t n = 0;
 
-	for (size_t i = from; i < e->nfirings; i++)
-		sb_printf(&sb, "%s'%s'", i > from ? ", " : "",
-			  e->firings[i]->rule->id);
+	for (size_t i = e->nfirings; i-- > 0 && n < 5;)
+		if (e->firings[i]->rule->nasserts)
+			last[n++] = e->firings[i];
+	while (n--)
+		sb_printf(&sb, "'%s'%s", last[n]->rule->id, n ? ", " : "");
 	diag_error(
 		e->d,
-		"rule chain did not settle after %zu firings (the last were %s); a rule probably asserts a new fact each time it fires",
-		e->nfirings, sb_str(&sb));
+		"rule chain did not settle after %zu firings that assert facts (the last were %s); a rule probably asserts a new fact each time it fires",
+		e->nasserting, sb_str(&sb));
 	sb_release(&sb);
 }
 
@@ -683,7 +682,8 @@ int engine_run(struct engine *e)
 	while (e->nheap) {
 		struct activation *a = heap_pop(e);
 
-		if (e->nfirings >= e->max_firings) {
+		if (rule_at(e, a->rule)->nasserts &&
+		    e->nasserting >= e->max_firings) {
 			free_activation(a);
 			report_runaway(e);
 			return -ELOOP;

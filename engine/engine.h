@@ -13,7 +13,8 @@
 #include "engine/rule.h"
 
 /* One rule firing: the rule, the fact matched by each condition (0 for
- * not/exists conditions), the variable values, and the certainty. */
+ * not/exists conditions), the variable values, and the certainty.  facts,
+ * values and bound are one allocation, owned by the engine. */
 struct firing {
 	uint32_t id; /* 1-based */
 	const struct rule *rule;
@@ -37,9 +38,10 @@ void engine_free(struct engine *e);
 void engine_set_max_firings(struct engine *e, size_t max);
 
 /* Matches and fires until no activation is left.  Returns 0, or -ELOOP
- * after reporting a chain that passed the firing cap, or -E2BIG after
- * reporting an assertion whose value grew past ENGINE_VALUE_MAX.  A regex
- * that hit its
+ * after reporting a chain that passed the firing cap, which counts the
+ * firings of rules that assert facts (only those can make a chain run
+ * forever), or -E2BIG after reporting an assertion whose value grew past
+ * ENGINE_VALUE_MAX.  A regex that hit its
  * match limit is reported to d and counts as a failed test. */
 int engine_run(struct engine *e);
 

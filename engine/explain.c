@@ -55,7 +55,7 @@ static void describe_test(struct strbuf *sb, const struct rule *r,
 		return;
 	}
 	if (field)
-		value_format(field, sb);
+		value_show(field, sb);
 	else
 		sb_puts(sb, "(absent)");
 	if (!rhs && var && t->op != OP_MATCH) {
@@ -66,7 +66,7 @@ static void describe_test(struct strbuf *sb, const struct rule *r,
 	if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
 		sb_puts(sb, "the rule's pattern");
 	else if (rhs)
-		value_format(rhs, sb);
+		value_show(rhs, sb);
 	if (var || vkind >= 0) {
 		sb_puts(sb, " (");
 		if (var)

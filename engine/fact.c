@@ -318,14 +318,27 @@ const uint32_t *fact_base_lookup(const struct fact_base *fb, uint32_t kind,
 
 /* ---- building facts ---- */
 
+/* Most facts have a handful of fields, and a base may hold a few hundred
+ * thousand facts: field arrays start small. */
+#define FIELDS_FIRST 4
+
+void fact_reserve(struct fact *f, size_t n)
+{
+	if (n <= f->cap)
+		return;
+	f->fields = xrealloc(f->fields, n * sizeof(*f->fields));
+	f->cap = (uint32_t)n;
+}
+
 static void add_field(struct fact_base *fb, struct fact *f, uint32_t name,
 		      struct value v, struct prov prov)
 {
-	size_t cap = f->cap;
 	struct field *fl;
 
-	xgrow(&f->fields, &cap, f->nfields + 1, sizeof(*f->fields));
-	f->cap = (uint32_t)cap;
+	if (f->nfields == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : FIELDS_FIRST;
+		f->fields = xrealloc(f->fields, f->cap * sizeof(*f->fields));
+	}
 	fl = &f->fields[f->nfields++];
 	fl->name = name;
 	fl->v = v;

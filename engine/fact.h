@@ -50,6 +50,9 @@ const char *fact_base_source_name(const struct fact_base *fb, uint32_t src);
  * fact_base_commit().  text is copied (bounded) when not NULL. */
 struct fact *fact_base_begin(struct fact_base *fb, uint32_t kind, uint32_t src,
 			     uint32_t line, const char *text, size_t textlen);
+/* Makes room for n fields, for a caller that knows how many it will set
+ * (a base may hold hundreds of thousands of facts). */
+void fact_reserve(struct fact *f, size_t n);
 /* Sets a field, converting the value to the field's vocabulary type.
  * Setting a field twice keeps the first value.  Returns 0, or -EINVAL when
  * the value cannot take the declared type (the field stays unset). */

@@ -87,6 +87,13 @@ struct disabled {
 	int level;
 };
 
+/* A kind outside the vocabulary that fact files supply (kinds:). */
+struct kind_decl {
+	uint32_t kind;
+	uint32_t *fields;
+	size_t nfields, cap;
+};
+
 struct rule_set {
 	struct rule **rules;
 	size_t n, cap;
@@ -94,6 +101,8 @@ struct rule_set {
 	size_t nq, capq;
 	struct disabled *disabled;
 	size_t ndisabled, capdisabled;
+	struct kind_decl *kinds;
+	size_t nkinds, capkinds;
 };
 
 struct rule_set *rule_set_new(void)
@@ -190,6 +199,9 @@ void rule_set_free(struct rule_set *rs)
 		free(rs->disabled[i].where);
 	}
 	free(rs->disabled);
+	for (size_t i = 0; i < rs->nkinds; i++)
+		free(rs->kinds[i].fields);
+	free(rs->kinds);
 	free(rs);
 }
 
@@ -352,6 +364,42 @@ bool rule_set_has_diagnosis(const struct rule_set *rs, const char *id)
 	return false;
 }
 
+void rule_set_declare_kind(struct rule_set *rs, uint32_t kind, uint32_t field)
+{
+	struct kind_decl *k = NULL;
+
+	for (size_t i = 0; i < rs->nkinds && !k; i++)
+		if (rs->kinds[i].kind == kind)
+			k = &rs->kinds[i];
+	if (!k) {
+		xgrow(&rs->kinds, &rs->capkinds, rs->nkinds + 1,
+		      sizeof(*rs->kinds));
+		k = &rs->kinds[rs->nkinds++];
+		memset(k, 0, sizeof(*k));
+		k->kind = kind;
+	}
+	for (size_t i = 0; i < k->nfields; i++)
+		if (k->fields[i] == field)
+			return;
+	xgrow(&k->fields, &k->cap, k->nfields + 1, sizeof(*k->fields));
+	k->fields[k->nfields++] = field;
+}
+
+/* Whether a rule file declares that fact files supply facts of kind, and
+ * (when field is not 0) that they carry that field. */
+static bool declared(const struct rule_set *rs, uint32_t kind, uint32_t field)
+{
+	for (size_t i = 0; i < rs->nkinds; i++) {
+		if (rs->kinds[i].kind != kind)
+			continue;
+		for (size_t j = 0; field && j < rs->kinds[i].nfields; j++)
+			if (rs->kinds[i].fields[j] == field)
+				return true;
+		return !field;
+	}
+	return false;
+}
+
 /* Whether some rule asserts facts of kind, and (when field is not 0)
  * sets that field in them. */
 static bool asserted(const struct rule_set *rs, uint32_t kind, uint32_t field)
@@ -375,7 +423,8 @@ static bool asserted(const struct rule_set *rs, uint32_t kind, uint32_t field)
 }
 
 /* Conditions on kinds outside the vocabulary need a rule that asserts
- * them, with the fields tested. */
+ * them, or a declaration that fact files supply them, with the fields
+ * tested. */
 static int check_derived(const struct rule_set *rs, const struct rule *r,
 			 struct diag *d)
 {
@@ -386,6 +435,20 @@ static int check_derived(const struct rule_set *rs, const struct rule *r,
 
 		if (vocab_kind(p->kind))
 			continue;
+		if (declared(rs, p->kind, 0)) {
+			for (size_t t = 0; t < p->ntests; t++) {
+				if (declared(rs, p->kind, p->tests[t].field) ||
+				    asserted(rs, p->kind, p->tests[t].field))
+					continue;
+				diag_at(d, DIAG_ERROR, r->file,
+					p->tests[t].line, p->tests[t].col, NULL,
+					"kind '%s' is declared without a '%s' field",
+					sym_str(p->kind),
+					sym_str(p->tests[t].field));
+				err = -EINVAL;
+			}
+			continue;
+		}
 		if (!asserted(rs, p->kind, 0)) {
 			diag_at(d, DIAG_ERROR, r->file, p->line, p->col, NULL,
 				"rule '%s' can never fire: no collector, kb entry or rule produces '%s' facts",

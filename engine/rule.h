@@ -220,8 +220,13 @@ int rule_set_load_string(struct rule_set *rs, const char *name,
  * A missing directory is not an error when optional is true. */
 int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
 		      int origin_level, bool optional, struct diag *d);
+/* Records that fact files (facts=FILE) supply facts of a kind outside the
+ * vocabulary with the given field (a rule file's 'kinds'), so that rules
+ * may test them although no rule asserts them. */
+void rule_set_declare_kind(struct rule_set *rs, uint32_t kind, uint32_t field);
 /* Checks what spans files: explains naming unknown diagnoses, asks naming
- * unknown questions.  Returns 0 or -EINVAL. */
+ * unknown questions, conditions on kinds nothing supplies.  Returns 0 or
+ * -EINVAL. */
 int rule_set_check(struct rule_set *rs, struct diag *d);
 
 size_t rule_set_count(const struct rule_set *rs);

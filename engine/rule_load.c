@@ -1,7 +1,8 @@
 /* Rule files: YAML trees (engine/ydoc.h) checked and compiled into struct
  * rule.  Every mistake is reported with file:line:col.  The grammar:
  *
- *   file      := { language: 1, questions: [question...], rules: [rule...] }
+ *   file      := { language: 1, kinds: { KIND: [field...] },
+ *                  questions: [question...], rules: [rule...] }
  *   rule      := { id, title, layer, severity, confidence, when: [cond...],
  *                  diagnose?, assert?, ask?, salience?, description?,
  *                  sources?, tags?, disabled? }
@@ -640,10 +641,60 @@ static int language(struct rule_loader *L, const struct ynode *root)
 	return 0;
 }
 
+/* kinds: { KIND: [field, ...] }: kinds outside the vocabulary that fact
+ * files supply. */
+static int kinds(struct rule_loader *L, const struct ynode *n)
+{
+	if (n->type != YNODE_MAP) {
+		rule_load_error(
+			L, n,
+			"'kinds' maps each kind to the list of its fields");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *k = ynode_key(n, i), *v = ynode_value(n, i);
+		uint32_t kind;
+
+		if (!ynode_is_scalar(k) || !valid_id(k->str)) {
+			rule_load_error(L, k,
+					"a kind is a name such as 'kmod'");
+			return -EINVAL;
+		}
+		if (vocab_kind_named(k->str)) {
+			rule_load_error(
+				L, k,
+				"kind '%s' is in the vocabulary; declare only kinds outside it",
+				k->str);
+			return -EINVAL;
+		}
+		if (v->type != YNODE_SEQ || !v->n) {
+			rule_load_error(
+				L, v, "the fields of kind '%s' must be a list",
+				k->str);
+			return -EINVAL;
+		}
+		kind = sym_intern(k->str, k->len);
+		for (size_t j = 0; j < v->n; j++) {
+			const struct ynode *f = v->items[j];
+
+			if (!ynode_is_scalar(f) || !valid_id(f->str)) {
+				rule_load_error(
+					L, f,
+					"a field is a name such as 'host'");
+				return -EINVAL;
+			}
+			rule_set_declare_kind(L->rs, kind,
+					      sym_intern(f->str, f->len));
+		}
+	}
+	return 0;
+}
+
 static int load_doc(struct rule_set *rs, struct ydoc *doc, int origin_level,
 		    struct diag *d)
 {
-	static const char *const keys[] = { "language", "questions", "rules" };
+	static const char *const keys[] = { "language", "kinds", "questions",
+					    "rules" };
 	struct rule_loader L = { doc, d, rs, origin_level, false };
 	const struct ynode *root, *v;
 
@@ -658,6 +709,8 @@ static int load_doc(struct rule_set *rs, struct ydoc *doc, int origin_level,
 	}
 	if (!check_keys(&L, root, "rule file", keys, ARRAY_SIZE(keys)) ||
 	    language(&L, root))
+		goto out;
+	if ((v = ynode_get(root, "kinds")) && kinds(&L, v))
 		goto out;
 	if ((v = ynode_get(root, "questions"))) {
 		if (v->type != YNODE_SEQ) {

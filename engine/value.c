@@ -332,6 +332,14 @@ int value_compare(const struct value *a, const struct value *b, int *cmp,
 	return -EINVAL;
 }
 
+void value_show(const struct value *v, struct strbuf *sb)
+{
+	if (v->type == VALUE_STRING && !sym_len(v->sym))
+		sb_puts(sb, "\"\"");
+	else
+		value_format(v, sb);
+}
+
 void value_format(const struct value *v, struct strbuf *sb)
 {
 	switch (v->type) {

@@ -86,6 +86,9 @@ int value_compare(const struct value *a, const struct value *b, int *cmp,
 
 /* Appends the value as text ("16.27.2000", "true", "[a, b]"). */
 void value_format(const struct value *v, struct strbuf *sb);
+/* value_format for people reading a comparison: an empty string shows as
+ * "". */
+void value_show(const struct value *v, struct strbuf *sb);
 /* The string of a STRING or VERSION value, else NULL. */
 const char *value_text(const struct value *v);
 

@@ -68,10 +68,15 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/* Most arrays (a condition's tests, a rule's patterns, a template's
+ * parts) hold one to three items, and a rule set may hold thousands of
+ * rules: growth starts small. */
+#define XGROW_FIRST 2
+
 void xgrow(void *items, size_t *cap, size_t need, size_t elem)
 {
 	void **p = items;
-	size_t n = *cap ? *cap : 8;
+	size_t n = *cap ? *cap : XGROW_FIRST;
 
 	if (need <= *cap)
 		return;

@@ -111,6 +111,7 @@ fi
 # --- rules test: the shipped corpus and the example site overlay pass; a
 # failing case shows the difference and what fired; malformed test files
 # and untested rules are caught
+expect rules-lint-shipped 0 "no problems found" -- "$BIN" rules lint
 expect rules-test-shipped 0 " 0 failed" -- "$BIN" rules test
 expect rules-test-overlay 0 "^5 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
 mkdir -p "$T/rt"
@@ -180,6 +181,14 @@ else
 fi
 grep -q '"name": "verbs"' "$T/l2.json" && ok || bad "snapshot lacks the verbs results"
 
+# --- --perftest is opt-in: without it no loopback test is even considered
+"$BIN" check --json > "$T/np.json" 2>/dev/null
+grep -q '"name": "loopback_bw"' "$T/np.json" && bad "check ran the loopback test unasked" || ok
+"$BIN" check --perftest --json > "$T/pt.json" 2>/dev/null
+grep -q '"name": "loopback_bw"' "$T/pt.json" && ok || bad "check --perftest has no loopback_bw collector"
+grep -A1 '"name": "environment"' "$T/np.json" | grep -q '"status": "ok"' &&
+	ok || bad "live check: the environment collector found nothing"
+
 # --- a tool that hangs is killed at the timeout, recorded as such, and
 # the report still comes out (and so does a snapshot)
 mkdir -p "$T/bin"
@@ -237,7 +246,7 @@ sed -n '/<!-- reference:begin -->/,/<!-- reference:end -->/p' rules/README.md |
 	sed '1d;$d' > "$T/ref.md"
 "$BIN" rules reference > "$T/ref.out" 2>&1
 if diff -u "$T/ref.md" "$T/ref.out" > "$T/ref.diff"; then ok; else
-	bad "rules/README.md reference differs from 'rdmadoctor rules reference':"
+	bad "rules/README.md reference differs from 'rdmadoctor rules reference' (run tools/update-reference.sh):"
 	head -20 "$T/ref.diff" | sed 's/^/    /'
 fi
 

@@ -187,6 +187,14 @@ shown() {
 		screen "$1" | sed 's/^/    | /'
 	fi
 }
+# seen SESSION PATTERN: like shown, in the scrollback too (a layer with many
+# checks scrolls its header off an 80x24 screen).
+seen() {
+	if history "$1" | grep -q -- "$2"; then ok; else
+		bad "$1: the session never showed '$2'"
+		screen "$1" | sed 's/^/    | /'
+	fi
+}
 key() { tm send-keys -t "$1" -- "$2" Enter; }
 wait_exit() {
 	i=0
@@ -211,7 +219,7 @@ tm new-session -d -s a -x 80 -y 24 \
 
 # the walk starts bottom-up and asks the symptom for a hardware check
 prompt a "Question 1, for the check" &&
-	shown a "\[1/5\] hardware" && shown a "Found: mlx5_0/1 ACTIVE 100 Gb/s" &&
+	seen a "\[1/5\] hardware" && shown a "Found: mlx5_0/1 ACTIVE 100 Gb/s" &&
 	shown a "What problem do you see?"
 key a 1
 prompt a "Question 2, for the check" && shown a "What link rate should the RDMA ports run at"

@@ -122,6 +122,76 @@ static void test_ranking(void **state)
 	done(&r);
 }
 
+/* Evidence against a diagnosis counts even when it fires first. */
+static const char against_first[] =
+	"language: 1\nrules:\n"
+	"  - id: benign\n    title: By design\n    layer: hardware\n"
+	"    severity: info\n    confidence: -0.8\n    salience: 10\n"
+	"    when: [pcie: {pci: $p, class: '0207'}]\n"
+	"    diagnose: {id: degraded, about: \"{p}\", message: \"{p} ok\"}\n"
+	"  - id: degraded\n    title: Degraded\n    layer: hardware\n"
+	"    severity: error\n    confidence: 0.8\n"
+	"    when: [pcie: {pci: $p, sta_width: 8}]\n"
+	"    diagnose: {id: degraded, about: \"{p}\", message: \"{p} x8\"}\n";
+
+static void test_negative_evidence_first(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	r.fb = fact_base_new();
+	/* Both rules fire on this one: -0.8 and 0.8 cancel out. */
+	add_fact(r.fb, "pcie", "pci=0000:5e:00.0", "sta_width=8", "class=0207",
+		 NULL);
+	/* Only the positive rule fires on this one. */
+	add_fact(r.fb, "pcie", "pci=0000:3b:00.0", "sta_width=8", NULL);
+	go(&r, against_first);
+	assert_int_equal(r.dl->n, 1);
+	assert_string_equal(r.dl->items[0]->about, "0000:3b:00.0");
+	assert_string_equal(r.dl->items[0]->message, "0000:3b:00.0 x8");
+	assert_true(fabs(r.dl->items[0]->cf - 0.8) < 1e-9);
+	done(&r);
+}
+
+/* One rule matching two facts is one piece of evidence. */
+static const char one_rule[] =
+	"language: 1\nrules:\n"
+	"  - id: low-memlock\n    title: Low memlock\n    layer: verbs\n"
+	"    severity: error\n    confidence: 0.7\n"
+	"    when: [limits: {memlock_kb: {lt: 1024}}]\n"
+	"    diagnose: {about: host, message: \"memlock is low\"}\n"
+	"  - id: also-low\n    title: Low memlock\n    layer: verbs\n"
+	"    severity: error\n    confidence: 0.5\n"
+	"    when: [verbs: {step: reg_mr, ok: false}]\n"
+	"    diagnose: {id: low-memlock, about: host, message: \"reg_mr failed\"}\n";
+
+static void test_one_rule_counts_once(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	r.fb = fact_base_new();
+	add_fact(r.fb, "limits", "scope=limits.conf * soft", "memlock_kb=64",
+		 NULL);
+	add_fact(r.fb, "limits", "scope=limits.conf * hard", "memlock_kb=64",
+		 NULL);
+	go(&r, one_rule);
+	assert_int_equal(r.dl->n, 1);
+	assert_int_equal(r.dl->items[0]->nfirings, 2);
+	assert_true(fabs(r.dl->items[0]->cf - 0.7) < 1e-9);
+	done(&r);
+
+	/* A second rule does add its weight. */
+	r = (struct run){ 0 };
+	r.fb = fact_base_new();
+	add_fact(r.fb, "limits", "scope=process", "memlock_kb=64", NULL);
+	add_fact(r.fb, "verbs", "step=reg_mr", "ok=false", NULL);
+	go(&r, one_rule);
+	assert_true(fabs(r.dl->items[0]->cf - diagnosis_cf_combine(0.7, 0.5)) <
+		    1e-9);
+	done(&r);
+}
+
 static void test_evidence_through_derived_facts(void **state)
 {
 	struct run r = { 0 };
@@ -161,12 +231,74 @@ static void test_evidence_through_derived_facts(void **state)
 	done(&r);
 }
 
+/* One cause explains every diagnosis of an id (two ports here), and is
+ * raised above both; two diagnoses that explain each other raise
+ * neither. */
+static void test_explains_many(void **state)
+{
+	static const char rules[] =
+		"language: 1\nrules:\n"
+		"  - id: port-slow\n    title: Slow\n    layer: hardware\n"
+		"    severity: critical\n    confidence: 1\n"
+		"    when: [port: {hca: $d, port: $p}]\n"
+		"    diagnose: {message: \"{d}/{p} slow\"}\n"
+		"  - id: fw\n    title: FW\n    layer: firmware\n"
+		"    severity: info\n    confidence: 0.5\n"
+		"    when: [hca: {name: $d}]\n"
+		"    diagnose: {message: \"{d} fw\", explains: [port-slow]}\n"
+		"  - id: ping\n    title: Ping\n    layer: verbs\n"
+		"    severity: warning\n    confidence: 1\n"
+		"    when: [limits: {scope: $s}]\n"
+		"    diagnose: {message: \"{s} ping\", explains: [pong]}\n"
+		"  - id: pong\n    title: Pong\n    layer: verbs\n"
+		"    severity: error\n    confidence: 1\n"
+		"    when: [limits: {scope: $s}]\n"
+		"    diagnose: {message: \"{s} pong\", explains: [ping]}\n";
+	static const char *const order[] = { "fw", "port-slow", "port-slow",
+					     "pong", "ping" };
+	struct run r = { 0 };
+	const struct diagnosis *fw, *pong;
+
+	(void)state;
+	r.fb = fact_base_new();
+	add_fact(r.fb, "hca", "name=mlx5_0", NULL);
+	add_fact(r.fb, "port", "hca=mlx5_0", "port=1", NULL);
+	add_fact(r.fb, "port", "hca=mlx5_0", "port=2", NULL);
+	add_fact(r.fb, "limits", "scope=process", NULL);
+	go(&r, rules);
+	assert_int_equal(r.dl->n, 5);
+	for (size_t i = 0; i < r.dl->n; i++) {
+		assert_string_equal(r.dl->items[i]->id, order[i]);
+		assert_int_equal(r.dl->items[i]->rank, (int)i + 1);
+	}
+	fw = r.dl->items[0];
+	assert_int_equal(fw->nexplains, 2);
+	assert_int_equal(fw->explains[0], 1);
+	assert_int_equal(fw->explains[1], 2);
+	for (size_t i = 1; i <= 2; i++) {
+		assert_int_equal(r.dl->items[i]->nexplained_by, 1);
+		assert_int_equal(r.dl->items[i]->explained_by[0], 0);
+	}
+	/* Mutual: scores stay as severity gives them, links are listed. */
+	pong = r.dl->items[3];
+	assert_true(fabs(pong->score - 0.8) < 1e-9);
+	assert_true(fabs(r.dl->items[4]->score - 0.5) < 1e-9);
+	assert_int_equal(pong->nexplains, 1);
+	assert_int_equal(pong->explains[0], 4);
+	assert_int_equal(pong->nexplained_by, 1);
+	assert_int_equal(pong->explained_by[0], 4);
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cf_combine),
 		cmocka_unit_test(test_ranking),
+		cmocka_unit_test(test_negative_evidence_first),
+		cmocka_unit_test(test_one_rule_counts_once),
 		cmocka_unit_test(test_evidence_through_derived_facts),
+		cmocka_unit_test(test_explains_many),
 	};
 
 	return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);

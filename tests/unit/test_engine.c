@@ -274,6 +274,72 @@ static void test_value_cap(void **state)
 	teardown(&w);
 }
 
+/* Firings of rules that only diagnose cannot make a chain run forever,
+ * and do not count towards the cap. */
+static void test_firing_cap_counts_assertions(void **state)
+{
+	struct world w;
+	char name[32];
+
+	(void)state;
+	setup(&w, HEAD RULE("each", 0) "    when: [module: {name: $m}]\n"
+				       "    diagnose: {message: \"{m}\"}\n");
+	for (int i = 0; i < 60; i++) {
+		snprintf(name, sizeof(name), "name=m%d", i);
+		add_fact(w.fb, "module", name, NULL);
+	}
+	w.e = engine_new(w.rs, w.fb, w.d);
+	engine_set_max_firings(w.e, 50);
+	assert_int_equal(engine_run(w.e), 0);
+	assert_int_equal(fired(&w, "each"), 60);
+	teardown(&w);
+}
+
+/* A fact asserted during a run meets exactly the conditions whose
+ * constants it holds (an int equals a whole number), and its activations
+ * arise in rule order, as without the index. */
+static void test_indexed_assert(void **state)
+{
+	struct strbuf rules = STRBUF_INIT;
+	struct world w;
+
+	(void)state;
+	sb_puts(&rules,
+		HEAD RULE("by-n",
+			  0) "    when: [token: {n: 5.0}]\n"
+			     "    diagnose: {message: n}\n" RULE(
+				     "any",
+				     0) "    when: [token: {v: $v}]\n"
+					"    diagnose: {message: \"{v}\"}\n");
+	for (int i = 0; i < 100; i++)
+		sb_printf(&rules,
+			  RULE("t%d", 0) "    when: [token: {v: t%d, n: 5}]\n"
+					 "    diagnose: {message: x}\n",
+			  i, i);
+	sb_puts(&rules,
+		RULE("seed",
+		     1) "    when: [hca: {name: $d}]\n"
+			"    assert: [token: {v: t7, n: 5}]\n"
+			"  - {id: nowhere, title: T, layer: verbs,"
+			" severity: error, confidence: 0.9,"
+			" when: [token: {w: 1}], diagnose: {message: x}}\n"
+			"  - {id: set-w, title: T, layer: verbs,"
+			" severity: error, confidence: 0.9,"
+			" when: [hca: {name: nothing}],"
+			" assert: [token: {w: 1}]}\n");
+	setup(&w, sb_str(&rules));
+	add_fact(w.fb, "hca", "name=a", NULL);
+	assert_int_equal(run(&w), 0);
+	assert_int_equal(engine_firing_count(w.e), 4);
+	assert_string_equal(engine_firing(w.e, 1)->rule->id, "seed");
+	assert_string_equal(engine_firing(w.e, 2)->rule->id, "by-n");
+	assert_string_equal(engine_firing(w.e, 3)->rule->id, "any");
+	assert_string_equal(engine_firing(w.e, 4)->rule->id, "t7");
+	assert_int_equal(fired(&w, "nowhere"), 0);
+	sb_release(&rules);
+	teardown(&w);
+}
+
 static void test_indexed(void **state)
 {
 	struct strbuf rules = STRBUF_INIT;
@@ -344,6 +410,8 @@ int main(void)
 		cmocka_unit_test(test_salience_and_refraction),
 		cmocka_unit_test(test_firing_cap),
 		cmocka_unit_test(test_value_cap),
+		cmocka_unit_test(test_firing_cap_counts_assertions),
+		cmocka_unit_test(test_indexed_assert),
 		cmocka_unit_test(test_indexed),
 		cmocka_unit_test(test_waiting_for_answer),
 	};

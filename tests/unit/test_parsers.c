@@ -35,6 +35,24 @@ static void test_ibstat(void **state)
 	assert_string_equal(fact_text(f, "link_layer"), "InfiniBand");
 	fact_base_free(p.fb);
 
+	/* A ConnectX-3 VPI in Ethernet mode, pasted with its prompt: both
+	 * ports Active at 40, LID 0 as on any RoCE port. */
+	p = parse_file("ibstat",
+		       SAMPLES
+		       "ibstat/cx3-vpi-eth-mode-two-ports-40g-active.txt",
+		       NULL);
+	f = find(&p, "hca", "name", "mlx4_0");
+	assert_string_equal(fact_text(f, "fw_ver"), "2.40.7000");
+	assert_int_equal(count(&p, "port"), 2);
+	for (int i = 1; i <= 2; i++) {
+		f = port(&p, "mlx4_0", i);
+		assert_string_equal(fact_text(f, "state"), "ACTIVE");
+		assert_string_equal(fact_text(f, "link_layer"), "Ethernet");
+		assert_true(num(f, "rate_gbps") == 40);
+		assert_true(num(f, "lid") == 0);
+	}
+	fact_base_free(p.fb);
+
 	/* Eleven CAs without blank lines between them; two ports down. */
 	p = parse(
 		"ibstat",
@@ -250,6 +268,80 @@ static void test_kconfig_and_modules(void **state)
 	fact_base_free(fb);
 }
 
+/* Fact files: members in any order, field provenance, lists, and what is
+ * left out (kb kinds, facts without kind or fields, values that are not
+ * fact values); a file that is not JSON gives no facts at all. */
+static void test_fact_file(void **state)
+{
+	static const char text[] =
+		"{\"version\": \"0.1.0\", \"facts\": [\n"
+		" {\"fields\": {\"name\": \"mlx5_core\", \"version\": \"5.7-1.0.2\","
+		"   \"srcversion\": null, \"filename\": {\"x\": 1}},\n"
+		"  \"kind\": \"driver\", \"source\": \"sys/module/mlx5_core/version\","
+		"  \"line\": 1, \"text\": \"5.7-1.0.2\",\n"
+		"  \"prov\": {\"version\": {\"source\": \"modinfo\", \"line\": 3,"
+		"   \"text\": \"version: 5.7-1.0.2\"}, \"name\": \"no object\"}},\n"
+		" {\"kind\": \"adapter\", \"fields\": {\"family\": \"X\"}},\n"
+		" {\"kind\": \"\", \"fields\": {\"a\": 1}},\n"
+		" {\"kind\": \"kmod\", \"fields\": {}},\n"
+		" \"not a fact\",\n"
+		" {\"kind\": \"kmod\", \"fields\": {\"host\": \"h\\u00e9\", \"ver\": 3,"
+		"   \"rate\": 2.5, \"ok\": true, \"tags\": [\"a\", [1]]}}\n"
+		"]}\n";
+	const struct format *ff = format_find("facts");
+	struct parsed p = { fact_base_new(), 0 };
+	const struct fact *drv, *km;
+	const struct field *fl;
+	const struct value *v;
+	struct emit e;
+	int score;
+
+	(void)state;
+	assert_ptr_equal(format_detect(text, strlen(text), &score), ff);
+	emit_init(&e, p.fb, "f.json");
+	p.facts = ff->parse(&e, text, strlen(text), NULL);
+	assert_int_equal(p.facts, 2);
+	assert_int_equal(count(&p, "adapter"), 0);
+
+	drv = find(&p, "driver", "name", "mlx5_core");
+	assert_int_equal(drv->nfields, 2);
+	assert_string_equal(fact_base_source_name(p.fb, drv->prov.src),
+			    "sys/module/mlx5_core/version");
+	assert_int_equal(drv->prov.line, 1);
+	assert_string_equal(drv->prov.text, "5.7-1.0.2");
+	fl = fact_field(drv, sym_intern_cstr("version"));
+	assert_int_equal(fl->v.type, VALUE_VERSION);
+	assert_string_equal(fact_base_source_name(p.fb, fl->prov.src),
+			    "modinfo");
+	assert_int_equal(fl->prov.line, 3);
+	assert_string_equal(fl->prov.text, "version: 5.7-1.0.2");
+	fl = fact_field(drv, sym_intern_cstr("name"));
+	assert_string_equal(fact_base_source_name(p.fb, fl->prov.src),
+			    "f.json");
+	assert_int_equal(fl->prov.line, 0);
+
+	km = nth(&p, "kmod", 0);
+	assert_string_equal(fact_text(km, "host"), "h\xc3\xa9");
+	v = fact_get(km, sym_intern_cstr("ver"));
+	assert_int_equal(v->type, VALUE_INT);
+	assert_int_equal(v->i, 3);
+	assert_true(num(km, "rate") == 2.5);
+	assert_true(fact_get(km, sym_intern_cstr("ok"))->b);
+	v = fact_get(km, sym_intern_cstr("tags"));
+	assert_int_equal(v->type, VALUE_LIST);
+	assert_int_equal(v->list->n, 2);
+	assert_int_equal(v->list->items[1].type, VALUE_LIST);
+	assert_int_equal(v->list->items[1].list->items[0].i, 1);
+	fact_base_free(p.fb);
+
+	/* Cut short: nothing, not the facts before the cut. */
+	p.fb = fact_base_new();
+	emit_init(&e, p.fb, "f.json");
+	assert_int_equal(ff->parse(&e, text, strlen(text) - 5, NULL), 0);
+	assert_int_equal(fact_base_count(p.fb), 0);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_modinfo),
 		cmocka_unit_test(test_perftest),
 		cmocka_unit_test(test_kconfig_and_modules),
+		cmocka_unit_test(test_fact_file),
 	};
 
 	return cmocka_run_group_tests_name("parsers", tests, NULL, NULL);

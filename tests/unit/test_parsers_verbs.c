@@ -449,6 +449,17 @@ static void test_transcript(void **state)
 	assert_int_equal(num(f, "value"), 12);
 	assert_int_equal(line_of(f, "value"), 8);
 	fact_base_free(p.fb);
+
+	/* "modinfo mlx5_core|grep version:": the module is the last word
+	 * before the pipe, not the grep's pattern. */
+	p = parse_file(
+		"transcript",
+		SAMPLES
+		"modinfo/starlingx-arm64-cx6lx-modinfo-mlx5_core-version-5.8.txt",
+		NULL);
+	f = find(&p, "driver", "version", "5.8-1.0.1");
+	assert_string_equal(text(f, "name"), "mlx5_core");
+	fact_base_free(p.fb);
 }
 
 static void test_ucx_log(void **state)

@@ -428,6 +428,40 @@ static const struct bad_case cases[] = {
 	  "      message: \"{d} is down\"\n",
 	  9, 44, DIAG_WARNING,
 	  "variable $p is bound but never used (name it $_p to keep it)" },
+	{ "kinds-vocabulary",
+	  "language: 1\n"
+	  "kinds:\n"
+	  "  port: [host]\n"
+	  "rules: []\n",
+	  3, 3, DIAG_ERROR,
+	  "kind 'port' is in the vocabulary; declare only kinds outside it" },
+	{ "kinds-not-list",
+	  "language: 1\n"
+	  "kinds:\n"
+	  "  kmod: host\n"
+	  "rules: []\n",
+	  3, 9, DIAG_ERROR, "the fields of kind 'kmod' must be a list" },
+	{ "kinds-not-map",
+	  "language: 1\n"
+	  "kinds: [kmod]\n"
+	  "rules: []\n",
+	  2, 8, DIAG_ERROR,
+	  "'kinds' maps each kind to the list of its fields" },
+	{ "kinds-field",
+	  "language: 1\n"
+	  "kinds:\n"
+	  "  kmod: [host, name]\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: driver\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - kmod: {host: $h, ver: 1}\n"
+	  "    diagnose:\n"
+	  "      message: \"{h}\"\n",
+	  11, 31, DIAG_ERROR, "kind 'kmod' is declared without a 'ver' field" },
 	{ "exists-value",
 	  "language: 1\n"
 	  "rules:\n"
@@ -599,6 +633,50 @@ static void test_overlay(void **state)
 	rule_set_free(rs);
 }
 
+/* A kind that fact files supply, once declared, may be tested by rules
+ * although no rule asserts it; the declaration holds across files. */
+static void test_declared_kinds(void **state)
+{
+	static const char decl[] = "language: 1\n"
+				   "kinds:\n"
+				   "  kmod: [host, name]\n"
+				   "  link: [host, state]\n";
+	static const char rules[] = "language: 1\n"
+				    "rules:\n"
+				    "  - id: r1\n"
+				    "    title: T\n"
+				    "    layer: driver\n"
+				    "    severity: error\n"
+				    "    confidence: 0.9\n"
+				    "    when:\n"
+				    "      - kmod: {host: $h, name: m0}\n"
+				    "      - link: {host: $h, state: down}\n"
+				    "    diagnose:\n"
+				    "      message: \"{h}\"\n";
+	struct rule_set *rs = rule_set_new();
+	struct diag *d = diag_new();
+
+	(void)state;
+	assert_int_equal(rule_set_load_string(rs, "a.yaml", decl, strlen(decl),
+					      0, d),
+			 0);
+	assert_int_equal(rule_set_load_string(rs, "b.yaml", rules,
+					      strlen(rules), 0, d),
+			 0);
+	assert_int_equal(rule_set_check(rs, d), 0);
+	assert_int_equal(diag_count(d), 0);
+	diag_free(d);
+	rule_set_free(rs);
+
+	/* Without the declaration, the same rule can never fire. */
+	rs = rule_set_new();
+	d = diag_new();
+	assert_int_equal(load_rules(rs, rules, d), -EINVAL);
+	assert_non_null(strstr(diag_get(d, 0)->message, "can never fire"));
+	diag_free(d);
+	rule_set_free(rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -606,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_overlay),
+		cmocka_unit_test(test_declared_kinds),
 	};
 
 	return cmocka_run_group_tests_name("rule_load", tests, NULL, NULL);

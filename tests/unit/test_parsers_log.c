@@ -1,0 +1,306 @@
+/* The kernel-log parser on the real logs in tests/fixtures/samples/dmesg,
+ * each checked against what a person reads off it: the signatures hit,
+ * the device and host each line names, counts and times. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "engine/kb.h"
+#include "parsed.h"
+
+#define DMESG SAMPLES "dmesg/"
+
+/* Parses a log with the signature table of kb/ loaded. */
+static struct parsed parse_log(const char *file)
+{
+	struct parsed p = { fact_base_new(), 0 };
+	struct diag *d = diag_new();
+	const struct format *f = format_find("dmesg");
+	size_t len;
+	char *text = slurp(file, &len);
+	struct emit e;
+	int score;
+
+	if (kb_load_dir(p.fb, "kb", "kb", d) < 0)
+		fail_msg("kb/ does not load");
+	diag_free(d);
+	emit_init(&e, p.fb, file);
+	p.facts = f->parse(&e, text, len, NULL);
+	if (format_detect(text, len, &score) != f)
+		fail_msg("%s is not detected as a kernel log", file);
+	free(text);
+	return p;
+}
+
+/* Parses log text with the signature table of kb/ loaded. */
+static struct parsed parse_log_text(const char *log)
+{
+	struct parsed p = { fact_base_new(), 0 };
+	struct diag *d = diag_new();
+	struct emit e;
+
+	if (kb_load_dir(p.fb, "kb", "kb", d) < 0)
+		fail_msg("kb/ does not load");
+	diag_free(d);
+	emit_init(&e, p.fb, "log");
+	p.facts = format_find("dmesg")->parse(&e, log, strlen(log), NULL);
+	return p;
+}
+
+/* The event of a signature (and host, when not NULL). */
+static const struct fact *event(const struct parsed *p, const char *sig,
+				const char *host)
+{
+	for (size_t i = 0; i < count(p, "log_event"); i++) {
+		const struct fact *f = nth(p, "log_event", i);
+		const char *h = fact_text(f, "host");
+
+		if (!strcmp(text(f, "signature"), sig) &&
+		    (!host || (h && !strcmp(h, host))))
+			return f;
+	}
+	fail_msg("no log_event %s%s%s", sig, host ? " on " : "",
+		 host ? host : "");
+	return NULL;
+}
+
+static void test_dmesg_brackets(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* ConnectX-6 OCP3 card trained at 8 GT/s: PCIe bandwidth limited. */
+	p = parse_log(
+		DMESG
+		"cx6-ocp3-adapter-x16-slot-gen3-limited-sufficient-power-75w.txt");
+	f = event(&p, "PCI-BW-LIMITED", NULL);
+	assert_string_equal(text(f, "device"), "0000:01:00.0");
+	assert_string_equal(text(f, "detail"), "126.016");
+	assert_string_equal(text(f, "first"), "[    1.445026]");
+	f = event(&p, "MLX5-FW-VERSION", NULL);
+	assert_string_equal(text(f, "device"), "0000:01:00.0");
+	assert_int_equal(num(event(&p, "MLX5E-LINK-DOWN", NULL), "count"), 1);
+	assert_int_equal(num(event(&p, "MLX5E-LINK-UP", NULL), "count"), 1);
+	fact_base_free(p.fb);
+
+	/* A VF's "fw query isn't supported": one log line naming the VF. */
+	p = parse_log(DMESG "netdev-2025-vf-fw-query-not-supported-benign.txt");
+	f = find(&p, "log", "device", "0000:08:00.2");
+	assert_string_equal(text(f, "time"), "[  188.590344]");
+	assert_non_null(strstr(text(f, "text"), "fw query isn't supported"));
+	fact_base_free(p.fb);
+}
+
+static void test_dmesg_probe_failures(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* ConnectX-4 Lx probe fails with -22 after handle_hca_cap; the
+	 * comment lines of the paste are not log lines.  Four events: the
+	 * firmware version, the failed step, the driver's "load failed"
+	 * and the driver core's "probe of ... failed". */
+	p = parse_log(DMESG
+		      "pocopico-rp-ext-129-cx4lx-handle-hca-cap-failed.txt");
+	assert_int_equal(count(&p, "log_event"), 4);
+	f = event(&p, "MLX5-INIT-ONE-FAIL", NULL);
+	assert_string_equal(text(f, "device"), "0000:01:00.0");
+	assert_string_equal(text(f, "detail"), "-22");
+	assert_int_equal(line_of(f, "signature"), 6);
+	f = event(&p, "MLX5-INIT-STEP-FAIL", NULL);
+	assert_string_equal(text(f, "detail"), "handle_hca_cap failed");
+	f = event(&p, "DRV-PROBE-FAILED", NULL);
+	assert_string_equal(text(f, "device"), "0000:01:00.0");
+	assert_string_equal(text(f, "detail"), "mlx5_core");
+	/* One log, no host: the host is there, empty, for rules to join. */
+	assert_string_equal(text(f, "host"), "");
+	assert_string_equal(text(f, "clock"), "boot");
+	assert_true(num(f, "first_s") > 5.662 && num(f, "first_s") < 5.664);
+	find(&p, "log", "text",
+	     "mlx5_core: probe of 0000:01:00.0 failed with error -22");
+	assert_int_equal(count(&p, "log"), 4);
+	fact_base_free(p.fb);
+
+	p = parse_log(DMESG
+		      "tinycore-redpill-9-cx4lx-log-max-qp-handle-hca-cap.txt");
+	f = event(&p, "MLX5-INIT-ONE-FAIL", NULL);
+	assert_string_equal(text(f, "device"), "0000:03:00.0");
+	assert_string_equal(text(f, "first"), "[   14.059052]");
+	/* The profile line names its function twice; the first counts. */
+	f = event(&p, "MLX5-LOG-MAX-QP", NULL);
+	assert_string_equal(text(f, "device"), "0000:03:00.0");
+	assert_string_equal(text(f, "detail"), "18");
+	fact_base_free(p.fb);
+
+	/* mlx5_ib's auxiliary driver fails: the device is the auxiliary
+	 * device, and the driver core's line is a probe failure. */
+	p = parse_log_text("[    9.100200] mlx5_ib.rdma: probe of "
+			   "mlx5_core.rdma.0 failed with error -12\n");
+	f = event(&p, "DRV-PROBE-FAILED", NULL);
+	assert_string_equal(text(f, "device"), "mlx5_core.rdma.0");
+	assert_string_equal(text(f, "detail"), "mlx5_ib.rdma");
+	fact_base_free(p.fb);
+}
+
+static void test_dmesg_firmware_health(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* IBM OEM ConnectX-4 Lx: assert dump lines wrapped by a mail
+	 * client, then health syndrome 0x7 (irisc not responding). */
+	p = parse_log(
+		DMESG
+		"netdev-2020-ibm-oem-cx4lx-power9-irisc-not-responding-wrapped.txt");
+	f = event(&p, "MLX5-HEALTH-SYND", NULL);
+	assert_string_equal(text(f, "device"), "0001:19:00.0");
+	assert_string_equal(text(f, "detail"), "0x7");
+	f = event(&p, "MLX5-ASSERT-VAR", NULL);
+	assert_int_equal(num(f, "count"), 5);
+	assert_string_equal(text(f, "first"), "[   13.283418]");
+	assert_string_equal(text(f, "last"), "[   13.283588]");
+	fact_base_free(p.fb);
+}
+
+static void test_dmesg_without_timestamps(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* GX10: 27 W slot power, the message's rest indented on the next
+	 * line as the author pasted it. */
+	p = parse_log(DMESG
+		      "asus-gx10-cx7-insufficient-power-27w-and-pcie-x4.txt");
+	f = event(&p, "MLX5-PCI-POWER-INSUFF", NULL);
+	assert_string_equal(text(f, "device"), "0002:01:00.0");
+	assert_string_equal(text(f, "detail"), "27");
+	assert_int_equal(num(f, "count"), 1);
+	assert_null(fact_text(f, "first"));
+	fact_base_free(p.fb);
+
+	/* AOC module over temperature, then the link goes down. */
+	p = parse_log(DMESG "gx10-aoc-module-high-temperature-link-down.txt");
+	assert_string_equal(
+		text(event(&p, "MLX5-PME-HIGH-TEMP", NULL), "detail"), "0");
+	assert_string_equal(text(event(&p, "MLX5E-LINK-DOWN", NULL), "device"),
+			    "enp1s0f0np0");
+	fact_base_free(p.fb);
+
+	/* Cable hot-plugged into a running DGX Spark: plugged, link up. */
+	p = parse_log(DMESG "dgx-spark-cx7-cable-hotplug-no-timestamps.txt");
+	assert_string_equal(text(event(&p, "MLX5-PME-PLUGGED", NULL), "device"),
+			    "0000:01:00.0");
+	assert_string_equal(text(event(&p, "MLX5E-LINK-UP", NULL), "device"),
+			    "0000:01:00.0");
+	fact_base_free(p.fb);
+
+	/* mlx5_ib's "Create QP type 2 failed" names the RDMA device. */
+	p = parse_log(DMESG "cn-blog-pve-create-qp-type2-failed-doca-dkms.txt");
+	f = find(&p, "log", "device", "mlx5_0");
+	assert_non_null(strstr(text(f, "text"), "Create QP type 2 failed"));
+	fact_base_free(p.fb);
+}
+
+static void test_dmesg_other_forms(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* journalctl short-iso from three nodes: one event per host. */
+	p = parse_log(DMESG
+		      "journal-short-iso-3nodes-switch-reboot-link-flap.txt");
+	for (int i = 4; i <= 6; i++) {
+		char host[16];
+
+		snprintf(host, sizeof(host), "node%d", i);
+		f = event(&p, "MLX5E-LINK-DOWN", host);
+		assert_int_equal(num(f, "count"), 1);
+		assert_string_equal(text(f, "first"), "2026-08-07T09:24:35Z");
+		assert_string_equal(text(f, "device"), "0000:01:00.0");
+		/* Wall-clock seconds, comparable across the hosts. */
+		assert_string_equal(text(f, "clock"), "wall");
+		assert_true(num(f, "first_s") == 1786094675);
+	}
+	f = event(&p, "MLX5E-LINK-UP", NULL);
+	assert_string_equal(text(f, "first"), "2026-08-07T09:28:15Z");
+	fact_base_free(p.fb);
+
+	/* dmesg -T: human-readable times. */
+	p = parse_log(
+		DMESG
+		"linux-block-2023-cx5-link-down-nvme-rdma-null-deref-dmesg-T.txt");
+	f = event(&p, "MLX5E-LINK-DOWN", NULL);
+	assert_string_equal(text(f, "device"), "0000:02:00.0");
+	assert_string_equal(text(f, "first"), "Tue Feb 14 18:48:25 2023");
+	assert_string_equal(text(f, "clock"), "wall");
+	/* The oops line names no device ("BUG:" is not an interface), and
+	 * the one reliable frame in an RDMA module is nvme_rdma's. */
+	assert_string_equal(text(event(&p, "KERNEL-OOPS", NULL), "device"), "");
+	f = event(&p, "KERNEL-TRACE-RDMA-ULP", NULL);
+	assert_string_equal(text(f, "detail"),
+			    "nvme_rdma_queue_rq+0x194/0xa20 [nvme_rdma]");
+	assert_int_equal(num(f, "count"), 1);
+	fact_base_free(p.fb);
+
+	/* /var/log/messages: an oops whose call trace runs through ib_core
+	 * on host T630. */
+	p = parse_log(
+		DMESG
+		"linux-rdma-ml-2020-02-ib-core-null-deref-syslog-format.txt");
+	f = find(&p, "log", "text",
+		 "port_pkey_list_insert+0x30/0x1a0 [ib_core]");
+	assert_string_equal(text(f, "host"), "T630");
+	assert_string_equal(text(f, "time"), "Feb 20 23:49:53");
+	/* Seven reliable frames in ib_core and ib_ipoib; the "? " frames
+	 * (ib_find_pkey, __mlx4_ib_query_pkey) are guesses and do not
+	 * count, so no driver frame either.  A syslog stamp without a year
+	 * still gives times. */
+	f = event(&p, "KERNEL-TRACE-RDMA-CORE", "T630");
+	assert_int_equal(num(f, "count"), 7);
+	assert_string_equal(text(f, "detail"),
+			    "port_pkey_list_insert+0x30/0x1a0 [ib_core]");
+	assert_true(num(f, "span_s") == 0);
+	assert_string_equal(text(f, "clock"), "wall");
+	for (size_t i = 0; i < count(&p, "log_event"); i++)
+		assert_string_not_equal(text(nth(&p, "log_event", i),
+					     "signature"),
+					"KERNEL-TRACE-RDMA-DRIVER");
+	fact_base_free(p.fb);
+}
+
+/* journalctl -o short-monotonic, as sysinfo-snapshot saves it. */
+static void test_short_monotonic(void **state)
+{
+	struct parsed p = parse_log_text(
+		"[    2.345678] node9 kernel: mlx5_core 0000:b3:00.0: firmware version: 16.26.1040\n");
+	const struct fact *f;
+
+	(void)state;
+	f = event(&p, "MLX5-FW-VERSION", "node9");
+	assert_string_equal(text(f, "device"), "0000:b3:00.0");
+	assert_string_equal(text(f, "first"), "[    2.345678]");
+	fact_base_free(p.fb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dmesg_brackets),
+		cmocka_unit_test(test_dmesg_probe_failures),
+		cmocka_unit_test(test_dmesg_firmware_health),
+		cmocka_unit_test(test_dmesg_without_timestamps),
+		cmocka_unit_test(test_dmesg_other_forms),
+		cmocka_unit_test(test_short_monotonic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

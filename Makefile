@@ -4,6 +4,9 @@
 #   make run        install missing packages, build, analyse the bundled example
 #   make test       install missing packages, build, run every test
 #   make asan       the whole suite under AddressSanitizer and UBSan
+#   make valgrind   the whole suite under valgrind memcheck
+#   make fuzz       build the libFuzzer targets (clang) and their seeds
+#   make fuzz-smoke run each fuzz target for FUZZ_SECONDS (30)
 #   make bench      the engine benchmarks against CLIPS (bench/README.md)
 #   make bench-smoke  their smallest sizes, as a differential test only
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -43,13 +46,16 @@ MAIN_OBJ := $(BUILD)/cli/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/%)
+
 BENCH_TOOLS := $(BUILD)/bench/benchgen $(BUILD)/bench/benchrun
 BENCHES := $(wildcard bench/b*-*.sh)
 BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
 	BENCHRUN=$(BUILD)/bench/benchrun BENCH_DIR=$(BUILD)/bench/work
 
-.PHONY: all deps run test unit golden asan install format check-format clean \
-	bench bench-smoke
+.PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke \
+	install format check-format clean bench bench-smoke
 
 all: $(BIN)
 
@@ -72,6 +78,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< $(BUILD)/librd.a \
 		$(LDLIBS) $(shell pkg-config --libs cmocka)
+
+$(BUILD)/fuzz_%: fuzz/fuzz_%.c $(BUILD)/librd.a
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/librd.a \
+		$(LDLIBS)
 
 deps:
 	@tools/deps.sh
@@ -110,6 +120,36 @@ asan: deps
 		CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
 		bench-smoke
 
+# Memcheck over the unit tests and every suite that runs the binary
+# (tests/valgrind-rd wraps it); a memory error or a leak fails the run.
+valgrind: deps
+	@$(MAKE) --no-print-directory all unit
+	@for t in $(UNIT_BIN); do \
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect $$t > /dev/null || exit 1; \
+	done; echo "valgrind: unit tests clean"
+	@RD_BIN=tests/valgrind-rd RD_REAL_BIN=./$(BIN) RD_VALGRIND=1 GUIDE_WAIT=1800 \
+		tests/run-all.sh
+
+# libFuzzer targets, built by clang in build-fuzz/ with ASan and UBSan.
+FUZZ_DIR := build-fuzz
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := $(FUZZ_SRC:fuzz/fuzz_%.c=%)
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CC=clang \
+		CFLAGS="$(FUZZ_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+		fuzz-bins
+	@fuzz/seeds.sh $(FUZZ_DIR)/seeds
+
+fuzz-bins: $(FUZZ_BIN)
+
+fuzz-smoke: fuzz
+	@for t in $(FUZZ_TARGETS); do \
+		fuzz/run.sh $(FUZZ_DIR) $$t $(FUZZ_SECONDS) || exit 1; \
+	done
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
 		$(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(MANDIR)
@@ -126,6 +166,6 @@ check-format:
 	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf build build-asan rdmadoctor
+	rm -rf build build-asan $(FUZZ_DIR) rdmadoctor
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(BENCH_TOOLS:=.d)

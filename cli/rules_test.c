@@ -247,7 +247,9 @@ static bool check_want(struct tfile *t, const struct ynode *w)
 		if (!ynode_is_scalar(ynode_value(w, i))) {
 			ydoc_report(t->doc, t->d, DIAG_ERROR, ynode_value(w, i),
 				    "'%s' takes a plain value",
-				    ynode_key(w, i)->str);
+				    ynode_is_scalar(ynode_key(w, i)) ?
+					    ynode_key(w, i)->str :
+					    "?");
 			return false;
 		}
 	return check_keys(t, w, "an expected diagnosis", keys,
@@ -443,6 +445,14 @@ static bool check_case(struct tfile *t, const struct ynode *c)
 			    "'answers' maps each question to its answer");
 		return false;
 	}
+	for (size_t i = 0; answers && i < answers->n; i++)
+		if (!ynode_is_scalar(ynode_key(answers, i)) ||
+		    !ynode_is_scalar(ynode_value(answers, i))) {
+			ydoc_report(t->doc, t->d, DIAG_ERROR,
+				    ynode_key(answers, i),
+				    "an answer is 'question: value'");
+			return false;
+		}
 	if (facts) {
 		struct fact_base *scratch = fact_base_new();
 		struct seed s = { t, facts };

@@ -2,7 +2,10 @@
 #include "cli/term.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "engine/strbuf.h"
 
 static bool color;
 
@@ -37,10 +40,9 @@ const char *term_off(void)
 
 void term_puts(FILE *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
-			fprintf(out, "\\x%02x", *p);
-		else
-			fputc(*p, out);
-	}
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_add_printable(&sb, s, strlen(s), true);
+	fputs(sb_str(&sb), out);
+	sb_release(&sb);
 }

@@ -315,8 +315,9 @@ static void emit_line(struct tty *t, const char *line, size_t n)
 }
 
 /* Appends s to sb with what could drive the terminal shown as \xNN:
- * control characters other than newline, and escapes other than colour
- * (text from a bundle must not move the cursor or retitle the window). */
+ * control characters other than newline, escapes other than colour and
+ * bytes that are not UTF-8 (text from a bundle must not move the cursor
+ * or retitle the window). */
 static void add_safe(struct strbuf *sb, const char *s)
 {
 	for (const char *p = s; *p; p++) {
@@ -332,12 +333,17 @@ static void add_safe(struct strbuf *sb, const char *s)
 				continue;
 			}
 		}
+		n = utf8_printable_len(p, strnlen(p, 4));
 		if (c == '\t')
 			sb_putc(sb, ' ');
-		else if ((c < 0x20 && c != '\n') || c == 0x7f)
+		else if (c == '\n')
+			sb_putc(sb, '\n');
+		else if (!n)
 			sb_printf(sb, "\\x%02x", c);
 		else
-			sb_putc(sb, (char)c);
+			sb_add(sb, p, n);
+		if (n > 1)
+			p += n - 1;
 	}
 }
 

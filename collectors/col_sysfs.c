@@ -293,32 +293,42 @@ static void builtin_modules(struct col_ctx *c, struct col_status *st)
 
 void col_modules(struct col_ctx *c, struct col_status *st)
 {
+	bool unreadable = false;
 	struct fetch f;
 
 	col_progress(c, "reading /proc/modules");
 	if (!source_read(c->src, "/proc/modules", 0, &f)) {
 		col_status(st, f.status, "%s: %d modules", f.where,
 			   col_parse(c, "proc_modules", &f, NULL));
+		fetch_release(&f);
+		builtin_modules(c, st);
+		return;
+	}
+	if (f.status == FETCH_ERROR) {
+		/* There but unreadable (a directory, no permission): which
+		 * modules are loaded is unknown, not "none". */
+		unreadable = true;
+		col_status(st, FETCH_ERROR, "%s: %s", f.where,
+			   f.detail ? f.detail : "cannot be read");
 	} else {
 		col_status(
 			st, FETCH_MISSING, "no /proc/modules%s",
 			source_is_live(c->src) ?
 				" (the kernel has no loadable module support)" :
 				"");
-		fetch_release(&f);
-		source_command(c->src, catalog_find("lsmod"), NULL, &f);
-		if (f.status == FETCH_OK && f.exit_code <= 0)
-			col_status(st, f.status, "%s: %d modules", f.where,
-				   col_parse(c, "lsmod", &f, NULL));
-		else if (f.status != FETCH_MISSING || source_is_live(c->src))
-			col_status(st,
-				   f.status == FETCH_OK ? FETCH_ERROR :
-							  f.status,
-				   "%s: %s", f.where,
-				   f.detail ? f.detail : "failed");
 	}
 	fetch_release(&f);
-	builtin_modules(c, st);
+	source_command(c->src, catalog_find("lsmod"), NULL, &f);
+	if (f.status == FETCH_OK && f.exit_code <= 0)
+		col_status(st, f.status, "%s: %d modules", f.where,
+			   col_parse(c, "lsmod", &f, NULL));
+	else if (f.status != FETCH_MISSING || source_is_live(c->src))
+		col_status(st, f.status == FETCH_OK ? FETCH_ERROR : f.status,
+			   "%s: %s", f.where, f.detail ? f.detail : "failed");
+	fetch_release(&f);
+	/* Built-in modules alone would read as "nothing else loaded". */
+	if (!unreadable || st->read_any)
+		builtin_modules(c, st);
 }
 
 /* "OE": O marks an out-of-tree module, the mark MLNX_OFED modules carry. */

@@ -170,6 +170,10 @@ bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size)
 	size_t n;
 
 	if (source_read(c->src, path, 4096, &f) || !f.len) {
+		if (f.status == FETCH_ERROR && !c->unread++)
+			snprintf(c->unread_first, sizeof(c->unread_first),
+				 "%s: %s", f.where ? f.where : path,
+				 f.detail ? f.detail : "unreadable");
 		fetch_release(&f);
 		return false;
 	}
@@ -248,7 +252,7 @@ static void replay_recorded(struct col_ctx *c, const char *name,
 
 void collect_source(struct collect_run *run, struct source *src)
 {
-	struct col_ctx c = { run, src, run->fb, run->d, "" };
+	struct col_ctx c = { run, src, run->fb, run->d, "", 0, "" };
 	bool live = source_is_live(src);
 	struct snapshot *rec = source_recorder(src);
 
@@ -274,6 +278,12 @@ void collect_source(struct collect_run *run, struct source *src)
 			sb_release(&st.detail);
 			continue;
 		}
+		if (c.unread)
+			col_status(&st, FETCH_ERROR,
+				   "%u file%s unreadable (the first: %s)",
+				   c.unread, c.unread == 1 ? "" : "s",
+				   c.unread_first);
+		c.unread = 0;
 		if (!st.seen)
 			col_status(&st, FETCH_MISSING, "nothing found");
 		record(run, collectors[i].name, col_final(&st), st.read_any,
@@ -341,7 +351,7 @@ static int decompress_loose(struct collect_run *run, const char *path,
 	if (archive_decompress(f->data, f->len, LOOSE_FILE_MAX, &plain, &len,
 			       err, sizeof(err))) {
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"cannot decompress: %s", err);
+			"cannot decompress (cut short or damaged?): %s", err);
 		fetch_release(f);
 		return -EINVAL;
 	}

@@ -14,6 +14,8 @@ struct col_ctx {
 	struct fact_base *fb;
 	struct diag *d;
 	char release[128]; /* kernel release, once the host collector ran */
+	unsigned unread; /* attribute files there but unreadable */
+	char unread_first[256]; /* the first of them, and why */
 };
 
 /* What a collector could read.  Its status is ok (or truncated) when it
@@ -34,7 +36,9 @@ void col_progress(struct col_ctx *c, const char *fmt, ...)
 /* Parses a fetched text with a format; returns the facts added. */
 int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
 	      const char *arg);
-/* Reads a one-line sysfs-style file into buf; false when absent. */
+/* Reads a one-line sysfs-style file into buf; false when absent or
+ * unreadable (a file there but unreadable is counted in c->unread, and
+ * the collector's status names it). */
 bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size);
 
 /* The non-zero GIDs of a port (portdir: .../ports/<p>), and the counters

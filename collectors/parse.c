@@ -149,58 +149,19 @@ struct line line_unmark(struct line ln)
 	return line_trim(ln);
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t need;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		need = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		need = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		need = 4;
-	else
-		return 0;
-	if (n < need)
-		return 0;
-	for (size_t i = 1; i < need; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (need == 3 &&
-	    ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-		return 0;
-	if (need == 4 &&
-	    ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-		return 0;
-	return need;
-}
-
 void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-
-	while (i < n) {
-		size_t k;
-
-		if (i >= max) {
-			sb_puts(out, "...");
-			return;
-		}
-		k = utf8_len(p + i, n - i);
-		if (k == 1 && (p[i] >= 0x20 || p[i] == '\t') && p[i] != 0x7f) {
-			sb_putc(out, (char)p[i]);
-		} else if (k > 1) {
-			sb_add(out, s + i, k);
-		} else {
-			sb_printf(out, "\\x%02x", p[i]);
-			k = 1;
-		}
-		i += k;
+	if (n > max) {
+		/* Cut at a character's start, not inside one. */
+		for (int back = 0; back < 3 && max > 0 &&
+				   ((unsigned char)s[max] & 0xc0) == 0x80;
+		     back++)
+			max--;
+		sb_add_printable(out, s, max, false);
+		sb_puts(out, "...");
+		return;
 	}
+	sb_add_printable(out, s, n, false);
 }
 
 /* Length of the run of hex digits at p (at most max). */

@@ -391,19 +391,20 @@ struct source *source_archive_new(const char *path, bool *notar,
 	s->ops = &archive_ops;
 	s->tree = ix;
 	rc = archive_walk(path, member, total, on_member, &w, err, sizeof(err));
+	/* Before anything else: a bomb may stop in its first member. */
+	if (rc == -E2BIG) {
+		diag_at(d, DIAG_ERROR, path, 0, 0, NULL,
+			"refusing the archive: %s",
+			err[0] ? err : "too many members");
+		source_free(s);
+		return NULL;
+	}
 	if (rc == -EINVAL || (rc && !w.members)) {
 		*notar = rc == -EINVAL || strstr(err, "Unrecognized archive") ||
 			 strstr(err, "format");
 		if (!*notar)
 			diag_at(d, DIAG_ERROR, path, 0, 0, NULL,
 				"cannot read the archive: %s", err);
-		source_free(s);
-		return NULL;
-	}
-	if (rc == -E2BIG) {
-		diag_at(d, DIAG_ERROR, path, 0, 0, NULL,
-			"refusing the archive: %s",
-			err[0] ? err : "too many members");
 		source_free(s);
 		return NULL;
 	}

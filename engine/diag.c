@@ -115,11 +115,15 @@ static void print_snippet(FILE *out, const struct diag_entry *e,
 	if ((size_t)e->col > len + 1)
 		return;
 	width = fprintf(out, " %5d | ", e->line) - 2;
-	for (const char *p = snippet; *p; p++)
-		fputc(((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f ?
-			      '?' :
-			      *p,
-		      out);
+	for (const char *p = snippet; *p;) {
+		size_t k = utf8_printable_len(p, strnlen(p, 4));
+
+		if (k)
+			fwrite(p, 1, k, out);
+		else
+			fputc(*p == '\t' ? '\t' : '?', out);
+		p += k ? k : 1;
+	}
 	fprintf(out, "\n%*s| ", width, "");
 	for (int i = 1; i < e->col; i++)
 		fputc(snippet[i - 1] == '\t' ? '\t' : ' ', out);
@@ -156,14 +160,25 @@ void diag_print(const struct diag *d, FILE *out, const char *prog)
 		const struct diag_entry *e = &d->items[i];
 		char *lazy = NULL;
 
+		struct strbuf file = STRBUF_INIT, msg = STRBUF_INIT;
+
+		/* Names and messages may quote a bundle: escape what could
+		 * drive the terminal. */
+		if (e->file)
+			sb_add_printable(&file, e->file, strlen(e->file),
+					 false);
+		sb_add_printable(&msg, e->message, strlen(e->message), true);
 		fprintf(out, "%s: ", prog);
 		if (e->file && e->line && e->col)
-			fprintf(out, "%s:%d:%d: ", e->file, e->line, e->col);
+			fprintf(out, "%s:%d:%d: ", sb_str(&file), e->line,
+				e->col);
 		else if (e->file && e->line)
-			fprintf(out, "%s:%d: ", e->file, e->line);
+			fprintf(out, "%s:%d: ", sb_str(&file), e->line);
 		else if (e->file)
-			fprintf(out, "%s: ", e->file);
-		fprintf(out, "%s: %s\n", level_names[e->level], e->message);
+			fprintf(out, "%s: ", sb_str(&file));
+		fprintf(out, "%s: %s\n", level_names[e->level], sb_str(&msg));
+		sb_release(&file);
+		sb_release(&msg);
 		if (!e->snippet && e->file && e->line > 0 && e->col > 0)
 			lazy = read_line(e->file, e->line);
 		if ((e->snippet || lazy) && e->line > 0 && e->col > 0)

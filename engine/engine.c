@@ -66,6 +66,7 @@ struct engine {
 	struct engine_stats stats;
 	uint32_t sym_answer, sym_question;
 	bool started; /* the first full match has run */
+	bool overflow; /* an assertion built a value past the cap */
 };
 
 /* The state of one join: a rule matched with one condition possibly
@@ -529,6 +530,20 @@ static void note_asserted(struct engine *e, uint32_t fact, uint32_t firing)
 	e->asserted_by[fact] = firing;
 }
 
+/* A template that grows a value each time its rule fires would make the
+ * chain quadratic (or exponential) in time and memory long before the
+ * firing cap: the run stops with an error instead. */
+static void value_overflow(struct engine *e, const struct firing *fi,
+			   const struct assert_field *af)
+{
+	e->overflow = true;
+	diag_error(
+		e->d,
+		"rule '%s' (%s:%d) built a value of more than %d bytes for '%s'; a rule probably grows a value each time it fires",
+		fi->rule->id, fi->rule->file, fi->rule->line, ENGINE_VALUE_MAX,
+		sym_str(af->field));
+}
+
 static void assert_facts(struct engine *e, const struct firing *fi)
 {
 	const struct rule *r = fi->rule;
@@ -559,6 +574,12 @@ static void assert_facts(struct engine *e, const struct firing *fi)
 
 				template_render(&af->tmpl, fi->values,
 						fi->bound, &sb);
+				if (sb.len > ENGINE_VALUE_MAX) {
+					value_overflow(e, fi, af);
+					sb_release(&sb);
+					fact_base_abandon(e->fb, f);
+					break;
+				}
 				v = value_str(sb_str(&sb), sb.len);
 				sb_release(&sb);
 			} else if (!match_operand(&af->value, &b, &v)) {
@@ -567,6 +588,8 @@ static void assert_facts(struct engine *e, const struct firing *fi)
 			fact_put(e->fb, f, af->field, v, (uint32_t)as->line,
 				 NULL, 0);
 		}
+		if (e->overflow)
+			break;
 		g = engine_add_fact(e, f);
 		if (g->firing == fi->id)
 			note_asserted(e, g->id, fi->id);
@@ -668,6 +691,8 @@ int engine_run(struct engine *e)
 		if (still_holds(e, a))
 			fire(e, a);
 		free_activation(a);
+		if (e->overflow)
+			return -E2BIG;
 	}
 	return 0;
 }

@@ -27,6 +27,8 @@ struct firing {
 struct engine;
 
 #define ENGINE_DEFAULT_MAX_FIRINGS 100000 /* @@ */
+/* Longest text an assertion may build from its template. */
+#define ENGINE_VALUE_MAX 4096 /* @@ */
 
 /* The engine borrows the rule set and the fact base; facts the rules
  * assert are added to fb. */
@@ -37,8 +39,9 @@ void engine_set_max_firings(struct engine *e, size_t max);
 
 /* Matches and fires until no activation is left.  Returns 0, or -ELOOP
  * after reporting a chain that passed the firing cap, which counts the
- * firings of rules that assert facts: only those can make a chain run
- * forever.  A regex that hit its
+ * firings of rules that assert facts (only those can make a chain run
+ * forever), or -E2BIG after reporting an assertion whose value grew past
+ * ENGINE_VALUE_MAX.  A regex that hit its
  * match limit is reported to d and counts as a failed test. */
 int engine_run(struct engine *e);
 

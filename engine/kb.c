@@ -117,10 +117,9 @@ static int entry(struct fact_base *fb, const struct ydoc *doc,
 	return kb_fact_from_node(fb, doc, k, src, n, NULL, d);
 }
 
-int kb_load_file(struct fact_base *fb, const char *path, const char *name,
-		 struct diag *d)
+/* Loads the entries of a parsed kb document, which it frees. */
+static int load_doc(struct fact_base *fb, struct ydoc *doc, struct diag *d)
 {
-	struct ydoc *doc = ydoc_load_file(path, name, d);
 	const struct ynode *root, *kind, *entries;
 	const struct vocab_kind *k;
 	int loaded = 0, err = 0;
@@ -156,6 +155,18 @@ int kb_load_file(struct fact_base *fb, const char *path, const char *name,
 out:
 	ydoc_free(doc);
 	return err ? err : loaded;
+}
+
+int kb_load_file(struct fact_base *fb, const char *path, const char *name,
+		 struct diag *d)
+{
+	return load_doc(fb, ydoc_load_file(path, name, d), d);
+}
+
+int kb_load_string(struct fact_base *fb, const char *name, const char *text,
+		   size_t len, struct diag *d)
+{
+	return load_doc(fb, ydoc_load_string(name, text, len, d), d);
 }
 
 int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,

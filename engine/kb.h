@@ -4,6 +4,7 @@
 #define RD_KB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "engine/diag.h"
 #include "engine/fact.h"
@@ -16,6 +17,9 @@
  * the number of entries loaded or -EINVAL. */
 int kb_load_file(struct fact_base *fb, const char *path, const char *name,
 		 struct diag *d);
+/* The same for kb text in memory, named name in messages (fuzzing). */
+int kb_load_string(struct fact_base *fb, const char *name, const char *text,
+		   size_t len, struct diag *d);
 /* Adds the fact of kind k that a mapping of field: value describes (the
  * key skip, when not NULL, is left out), with the node's line as its
  * provenance.  Mistakes are reported at their node; -EINVAL. */

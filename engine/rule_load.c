@@ -11,6 +11,7 @@
  *   tests     := { FIELD: $var | constant | [constants] | { OP: operand... } }
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,11 @@ static bool check_keys(struct rule_loader *L, const struct ynode *map,
 		for (size_t j = 0; j < n && !known; j++)
 			known = !strcmp(k->str, keys[j]);
 		for (size_t j = 0; j < i && known; j++) {
-			if (!strcmp(ynode_key(map, j)->str, k->str)) {
+			const struct ynode *prev = ynode_key(map, j);
+
+			/* An earlier key may be a list or a mapping. */
+			if (ynode_is_scalar(prev) &&
+			    !strcmp(prev->str, k->str)) {
 				rule_load_error(L, k,
 						"key '%s' given twice in %s",
 						k->str, what);
@@ -417,8 +422,9 @@ static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 	if ((v = ynode_get(n, "salience"))) {
 		double s;
 
-		if (parse_number(v, &s) || s != (int)s ||
-		    s < -RULE_SALIENCE_MAX || s > RULE_SALIENCE_MAX) {
+		/* The range first: casting a huge double to int is undefined. */
+		if (parse_number(v, &s) || !(s >= -RULE_SALIENCE_MAX) ||
+		    s > RULE_SALIENCE_MAX || s != (int)s) {
 			rule_load_error(
 				c->L, v,
 				"salience must be a whole number from %d to %d",
@@ -560,9 +566,10 @@ static struct question *parse_question(struct rule_loader *L,
 		goto fail;
 	}
 	q->choices = xcalloc(v->n, sizeof(*q->choices));
-	for (size_t i = 0; i < v->n; i++, q->nchoices++) {
+	for (size_t i = 0; i < v->n; i++) {
 		const struct ynode *ch = v->items[i];
-		struct choice *c = &q->choices[i];
+		/* Counted before it is filled, so that a failure frees it. */
+		struct choice *c = &q->choices[q->nchoices++];
 
 		if (ch->type == YNODE_MAP && ch->n == 1 &&
 		    ynode_is_scalar(ynode_key(ch, 0))) {
@@ -617,8 +624,8 @@ static int language(struct rule_loader *L, const struct ynode *root)
 			RULE_LANGUAGE_VERSION);
 		return -EINVAL;
 	}
-	if (parse_number(v, &version) || version != (int)version ||
-	    version < 1) {
+	if (parse_number(v, &version) || !(version >= 1) || version > INT_MAX ||
+	    version != (int)version) {
 		rule_load_error(L, v,
 				"'language' must be a whole number such as %d",
 				RULE_LANGUAGE_VERSION);

@@ -81,3 +81,57 @@ void sb_release(struct strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 }
+
+size_t utf8_printable_len(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t need;
+
+	if (!n)
+		return 0;
+	if (s[0] < 0x80)
+		return s[0] >= 0x20 && s[0] != 0x7f ? 1 : 0;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4;
+	else
+		return 0;
+	if (n < need)
+		return 0;
+	for (size_t i = 1; i < need; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (need == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0; /* C1 control */
+	if (need == 3 &&
+	    ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+		return 0;
+	if (need == 4 &&
+	    ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return need;
+}
+
+void sb_add_printable(struct strbuf *sb, const char *s, size_t n,
+		      bool keep_newline)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k = utf8_printable_len(s + i, n - i);
+
+		if (k) {
+			sb_add(sb, s + i, k);
+		} else {
+			k = 1;
+			if (s[i] == '\t' || (keep_newline && s[i] == '\n'))
+				sb_putc(sb, s[i]);
+			else
+				sb_printf(sb, "\\x%02x", (unsigned char)s[i]);
+		}
+		i += k;
+	}
+}

@@ -249,6 +249,31 @@ static void test_firing_cap(void **state)
 	teardown(&w);
 }
 
+static void test_value_cap(void **state)
+{
+	struct world w;
+
+	(void)state;
+	/* The value doubles at each firing: without the cap, 40 firings
+	 * would ask for a terabyte. */
+	setup(&w,
+	      HEAD RULE("double",
+			0) "    when: [token: {v: $x}]\n"
+			   "    assert: [token: {v: \"{x}{x}\"}]\n" RULE(
+				   "seed",
+				   0) "    when: [port: {hca: $d}]\n"
+				      "    assert: [token: {v: \"{d}\"}]\n");
+	add_fact(w.fb, "port", "hca=a", "port=1", NULL);
+	assert_int_equal(run(&w), -E2BIG);
+	assert_true(engine_firing_count(w.e) < 20);
+	assert_non_null(
+		strstr(diag_get(w.d, 0)->message, "rule 'double' (t.yaml:"));
+	assert_non_null(
+		strstr(diag_get(w.d, 0)->message,
+		       "built a value of more than 4096 bytes for 'v'"));
+	teardown(&w);
+}
+
 /* Firings of rules that only diagnose cannot make a chain run forever,
  * and do not count towards the cap. */
 static void test_firing_cap_counts_assertions(void **state)
@@ -384,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_chaining_and_strata),
 		cmocka_unit_test(test_salience_and_refraction),
 		cmocka_unit_test(test_firing_cap),
+		cmocka_unit_test(test_value_cap),
 		cmocka_unit_test(test_firing_cap_counts_assertions),
 		cmocka_unit_test(test_indexed_assert),
 		cmocka_unit_test(test_indexed),

@@ -36,6 +36,10 @@ static const struct bad_case cases[] = {
 	  "rules: []\n",
 	  1, 11, DIAG_ERROR,
 	  "file needs rule language 2, but this rdmadoctor understands 1; upgrade rdmadoctor" },
+	{ "huge-language",
+	  "language: 1e300\n"
+	  "rules: []\n",
+	  1, 11, DIAG_ERROR, "'language' must be a whole number such as 1" },
 	{ "top-key",
 	  "language: 1\n"
 	  "rulez: []\n",
@@ -109,6 +113,25 @@ static const struct bad_case cases[] = {
 	  "    salience: 20000\n",
 	  8, 15, DIAG_ERROR,
 	  "salience must be a whole number from -10000 to 10000" },
+	{ "huge-salience",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    salience: -1e300\n",
+	  8, 15, DIAG_ERROR,
+	  "salience must be a whole number from -10000 to 10000" },
+	{ "bad-choice",
+	  "language: 1\n"
+	  "questions:\n"
+	  "  - id: q\n"
+	  "    prompt: P\n"
+	  "    choices: [a, \"b c\"]\n",
+	  5, 18, DIAG_ERROR,
+	  "choice 'b c' may hold only letters, digits, '-', '_' and '.'" },
 	{ "when-empty",
 	  "language: 1\n"
 	  "rules:\n"

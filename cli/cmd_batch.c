@@ -155,8 +155,12 @@ static int work(void *arg, size_t task, int fd)
 	free(text);
 	text = json_dump(env, false);
 	err = pool_write(fd, text, strlen(text));
-	/* The process ends here: freeing the analysis would only copy the
-	 * pages it shares with the batch process (the rules, the kb). */
+	/* What this process made is freed (valgrind checks it); the rules
+	 * and kb it shares with the batch process are left alone. */
+	free(text);
+	json_free(env);
+	analysis_free(a);
+	diag_free(d);
 	return err ? 1 : 0;
 }
 

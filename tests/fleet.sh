@@ -8,6 +8,11 @@
 set -u
 cd "$(dirname "$0")/.."
 BIN=${RD_BIN:-./rdmadoctor}
+# Under valgrind (make valgrind) the batches of the whole fleet run the
+# plain binary (ASan runs them instrumented); a small mixed batch runs
+# under valgrind below.
+FLEET_BIN=$BIN
+[ -n "${RD_VALGRIND:-}" ] && FLEET_BIN=${RD_REAL_BIN:?}
 export NO_PROGRESS=1 RDMADOCTOR_NO_SITE_RULES=1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -72,7 +77,7 @@ echo "notes about the fleet" > "$F/README.txt"
 mkdir "$F/node991-empty"
 
 start=$(date +%s)
-"$BIN" batch --json --jobs 2 "$F" "$T/missing-bundle" > "$T/fleet.jsonl" 2> "$T/fleet.err"
+"$FLEET_BIN" batch --json --jobs 2 "$F" "$T/missing-bundle" > "$T/fleet.jsonl" 2> "$T/fleet.err"
 rc=$?
 end=$(date +%s)
 check "batch exit code with unreadable bundles" 2 $rc
@@ -88,7 +93,7 @@ check "mixed firmware" "ConnectX-5 true 16.28.1002:40:node[141-180] 16.27.4000:8
 	"$(echo "$S" | jq -r '.fleet.firmware[] | "\(.family) \(.mixed) " + (.versions | map("\(.fw_ver):\(.count):\(.hostlist)") | join(" "))')"
 check "failures and reasons" \
 "$F/README.txt: not a bundle: neither a bundle directory nor a tar archive
-$F/node990-truncated.tar.gz: cannot decompress: truncated gzip input
+$F/node990-truncated.tar.gz: cannot decompress (cut short or damaged?): truncated gzip input
 $F/node991-empty: not a bundle: a directory without a sosreport, snapshot, sysinfo-snapshot or sys/ and proc/ layout
 $T/missing-bundle: cannot read: No such file or directory" \
 	"$(echo "$S" | jq -r '.fleet.failures[] | "\(.path): \(.reason)"')"
@@ -103,7 +108,7 @@ check "no host named twice" 0 "$(echo "$S" | jq '.fleet.duplicates | length')"
 echo "fleet: 204 bundles analysed in $((end - start)) s"
 
 # The text summary says the same.
-"$BIN" batch --jobs 1 "$F" "$T/missing-bundle" > "$T/fleet.txt" 2>&1
+"$FLEET_BIN" batch --jobs 1 "$F" "$T/missing-bundle" > "$T/fleet.txt" 2>&1
 grep -q '^Fleet: 204 bundles; 200 analysed (80 FAULT, 0 warning, 120 ok), 4 could not be read.$' "$T/fleet.txt" && ok ||
 	bad "text summary: $(grep '^Fleet' "$T/fleet.txt")"
 grep -q '^     80  error    fw-below-driver-minimum  \[firmware\]' "$T/fleet.txt" && ok || bad "text diagnosis count"
@@ -111,7 +116,7 @@ grep -q '^  ConnectX-5: 3 versions (mixed)$' "$T/fleet.txt" && ok || bad "text f
 check "text: a line per input" 204 "$(grep -c '^\(FAULT\|ok\|warning\|failed\)  *' "$T/fleet.txt")"
 
 # --jobs 1 and --jobs 2 write the same.
-"$BIN" batch --json --jobs 1 "$F" "$T/missing-bundle" > "$T/j1.jsonl" 2>/dev/null
+"$FLEET_BIN" batch --json --jobs 1 "$F" "$T/missing-bundle" > "$T/j1.jsonl" 2>/dev/null
 cmp -s "$T/j1.jsonl" "$T/fleet.jsonl" && ok || bad "--jobs 1 and --jobs 2 differ"
 
 printf 'hello\nworld\n' > "$T/prose.txt"
@@ -119,41 +124,41 @@ printf 'hello\nworld\n' > "$T/prose.txt"
 # Shards of a job array merge into the fleet of one run.
 ls -d "$F"/node0* > "$T/shard1.list"
 { ls -d "$F"/* | grep -v -e '/node0' -e sha256; echo "$T/missing-bundle"; } > "$T/shard2.list"
-"$BIN" batch --json "$T/shard1.list" > "$T/shard1.jsonl" 2>/dev/null
-"$BIN" batch --json - < "$T/shard2.list" > "$T/shard2.jsonl" 2>/dev/null
-"$BIN" batch --merge --json "$T/shard1.jsonl" "$T/shard2.jsonl" > "$T/merged.json"
+"$FLEET_BIN" batch --json "$T/shard1.list" > "$T/shard1.jsonl" 2>/dev/null
+"$FLEET_BIN" batch --json - < "$T/shard2.list" > "$T/shard2.jsonl" 2>/dev/null
+"$FLEET_BIN" batch --merge --json "$T/shard1.jsonl" "$T/shard2.jsonl" > "$T/merged.json"
 check "merged exit code" 2 $?
 check "merged shards equal one run" \
 	"$(tail -n 1 "$T/fleet.jsonl" | jq -S '.fleet | del(.hosts, .failures)')" \
 	"$(jq -S '.fleet | del(.hosts, .failures)' "$T/merged.json")"
 check "merged hosts" "$(tail -n 1 "$T/fleet.jsonl" | jq -c '[.fleet.hosts[].name] | sort')" \
 	"$(jq -c '[.fleet.hosts[].name] | sort' "$T/merged.json")"
-"$BIN" batch --merge "$T/prose.txt" > "$T/out" 2>&1
+"$FLEET_BIN" batch --merge "$T/prose.txt" > "$T/out" 2>&1
 check "merge of a file without a summary" 2 $?
 
 # Lists: a file of paths, and standard input; exit 1 for faults, 0 for a
 # healthy fleet.
 ls -d "$F"/node0[0-7][0-9] "$F"/node080 | grep -v node000 > "$T/healthy.list"
-"$BIN" batch "$T/healthy.list" > "$T/out" 2>&1
+"$FLEET_BIN" batch "$T/healthy.list" > "$T/out" 2>&1
 check "a healthy fleet from a list" "0 Fleet: 80 bundles; 80 analysed (0 FAULT, 0 warning, 80 ok), 0 could not be read." \
 	"$? $(grep '^Fleet' "$T/out")"
-ls -d "$F"/node08* "$F"/node14* | "$BIN" batch --json - > "$T/out" 2>&1
+ls -d "$F"/node08* "$F"/node14* | "$FLEET_BIN" batch --json - > "$T/out" 2>&1
 check "a fleet with faults from stdin" "1 20 10 10" \
 	"$? $(tail -n 1 "$T/out" | jq -r '.fleet | "\(.analysed) \(.fault) \(.ok)"')"
-"$BIN" batch "$T/prose.txt" > "$T/out" 2>&1
+"$FLEET_BIN" batch "$T/prose.txt" > "$T/out" 2>&1
 check "a file that is neither bundle nor list" 2 $?
 grep -q 'prose.txt: not a bundle: neither a tar archive nor a list of bundle paths' "$T/out" && ok ||
 	bad "prose as a list: $(cat "$T/out")"
-"$BIN" batch > "$T/out" 2>&1
+"$FLEET_BIN" batch > "$T/out" 2>&1
 check "batch without paths" "2 rdmadoctor: error: batch needs at least one path (bundles, a directory of bundles, a list, or '-')" \
 	"$? $(cat "$T/out")"
-"$BIN" batch --jobs 0 "$F" > "$T/out" 2>&1
+"$FLEET_BIN" batch --jobs 0 "$F" > "$T/out" 2>&1
 check "--jobs 0" 2 $?
 
 # Rules that fail to load stop the batch before any bundle.
 mkdir -p "$T/badrules"
 printf 'language: 1\nrules:\n  - id: x\n    titel: T\n' > "$T/badrules/bad.yaml"
-"$BIN" batch --rules "$T/badrules" "$F/node001" > "$T/out" 2>&1
+"$FLEET_BIN" batch --rules "$T/badrules" "$F/node001" > "$T/out" 2>&1
 check "rules that fail to load" 3 $?
 
 # The progress bar on a terminal, and an interrupt: on a terminal, batch
@@ -162,7 +167,7 @@ check "rules that fail to load" 3 $?
 if command -v tmux > /dev/null 2>&1; then
 	tm() { tmux -S "$T/tmux.sock" -f /dev/null "$@"; }
 	tm new-session -d -x 100 -y 30 \
-		"env -u NO_PROGRESS $BIN batch --jobs 1 $F > $T/tty.out; echo rc=\$? >> $T/tty.out; sleep 30"
+		"env -u NO_PROGRESS $FLEET_BIN batch --jobs 1 $F > $T/tty.out; echo rc=\$? >> $T/tty.out; sleep 30"
 	seen=""
 	for _ in $(seq 1 100); do
 		pane=$(tm capture-pane -p 2> /dev/null)
@@ -186,6 +191,16 @@ if command -v tmux > /dev/null 2>&1; then
 else
 	echo "fleet: SKIP the progress bar and interrupt tests: tmux is not installed"
 fi
+
+# A small batch of every kind of bundle, under valgrind in make valgrind:
+# worker processes, the summary and the failures.
+"$BIN" batch --json --jobs 2 "$F/node001" "$F/node081" "$F/node141.tar.gz" \
+	"$F/sosreport-node181-2024-03-18-abcdefg" \
+	"$F/sosreport-node191-2024-03-18-abcdefg.tar.xz" \
+	"$F/node990-truncated.tar.gz" > "$T/small.jsonl" 2> "$T/small.err"
+check "a small mixed batch" "2 6 5 1 3" \
+	"$? $(tail -n 1 "$T/small.jsonl" | jq -r '.fleet | "\(.bundles) \(.analysed) \(.failed) \(.fault)"')"
+[ -s "$T/small.err" ] && bad "small batch wrote to stderr: $(head -20 "$T/small.err")" || ok
 
 # --- check --nhc
 out=$("$BIN" check --nhc --root "$HEALTHY" 2>&1)

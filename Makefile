@@ -43,10 +43,12 @@ MAIN_OBJ := $(BUILD)/cli/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-BENCH_TOOLS := $(BUILD)/bench/benchgen $(BUILD)/bench/benchrun
+BENCH_TOOLS := $(BUILD)/bench/benchgen $(BUILD)/bench/benchrun \
+	$(BUILD)/bench/loggen
 BENCHES := $(wildcard bench/b*-*.sh)
 BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
-	BENCHRUN=$(BUILD)/bench/benchrun BENCH_DIR=$(BUILD)/bench/work
+	BENCHRUN=$(BUILD)/bench/benchrun LOGGEN=$(BUILD)/bench/loggen \
+	BENCH_DIR=$(BUILD)/bench/work
 
 .PHONY: all deps run test unit golden asan install format check-format clean \
 	bench bench-smoke
@@ -67,6 +69,11 @@ $(BUILD)/%.o: %.c
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# The log generator reads kb/ and the sample logs with rdmadoctor's code.
+$(BUILD)/bench/loggen: bench/loggen.c $(BUILD)/librd.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librd.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
 	@mkdir -p $(dir $@)

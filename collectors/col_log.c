@@ -27,9 +27,7 @@ static int parse(struct col_ctx *c, struct fetch *f)
 		if (archive_decompress(f->data, f->len, 256u << 20, &plain,
 				       &len, err, sizeof(err)))
 			return -1;
-		free(f->data);
-		f->data = plain;
-		f->len = len;
+		fetch_replace(f, plain, len);
 	}
 	return col_parse(c, "dmesg", f, NULL);
 }

@@ -193,9 +193,11 @@ bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size)
 static void parse_fact_text(struct col_ctx *c, const char *where,
 			    const char *text, size_t len)
 {
-	struct fetch f = {
-		FETCH_OK, (char *)text, len, (char *)where, NULL, -1
-	};
+	struct fetch f = { .status = FETCH_OK,
+			   .data = (char *)text,
+			   .len = len,
+			   .where = (char *)where,
+			   .exit_code = -1 };
 
 	col_parse(c, "facts", &f, NULL);
 }
@@ -427,9 +429,7 @@ static int decompress_loose(struct collect_run *run, const char *path,
 		fetch_release(f);
 		return -EINVAL;
 	}
-	free(f->data);
-	f->data = plain;
-	f->len = len;
+	fetch_replace(f, plain, len);
 	return 0;
 }
 

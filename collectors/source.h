@@ -27,14 +27,19 @@ const char *fetch_status_to_str(enum fetch_status s);
 /* What a read or a command produced. */
 struct fetch {
 	enum fetch_status status;
-	char *data; /* NUL-terminated; may hold NUL bytes */
+	char *data; /* NUL-terminated; may hold NUL bytes; read-only */
 	size_t len;
 	char *where; /* provenance: bundle path, or "live: ibstat" */
 	char *detail; /* why not OK, or NULL */
 	int exit_code; /* commands; -1 when unknown */
+	bool borrowed; /* data belongs to the source (an archive member) */
 };
 
+/* Frees what f owns (its data unless borrowed) and clears it. */
 void fetch_release(struct fetch *f);
+/* Gives f new data (owned; a decompressed form of the old, say),
+ * releasing the old data unless it was borrowed. */
+void fetch_replace(struct fetch *f, char *data, size_t len);
 
 /* A sorted list of names. */
 struct names {

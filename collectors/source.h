@@ -73,6 +73,7 @@ struct source_opts {
 	unsigned timeout_ms; /* per command, live */
 	size_t max_read; /* per file or command output */
 	uint64_t max_total; /* all content of an archive */
+	size_t keep_any; /* archive members kept whatever they are */
 };
 
 /* The running host. */
@@ -84,8 +85,10 @@ struct source *source_dir_new(const char *dir, bool root_only,
 			      const struct source_opts *o, struct diag *d);
 /* A tar archive (.tar.xz, .tar.gz, .tgz, .tar.bz2, .tar) read in place
  * with nothing extracted to disk: members are read into memory in one
- * pass, within the per-member and total caps of the options; a common
- * top-level directory is dropped; links resolve inside the archive.
+ * pass, within the per-member and total caps of the options (but a large
+ * member no collector reads whole is read past, and read again from the
+ * archive only if asked for); a common top-level directory is dropped;
+ * links resolve inside the archive.
  * NULL after reporting to d when it is not a readable tar archive (*notar
  * is set when it is not a tar archive at all, e.g. one gzip'ed log). */
 struct source *source_archive_new(const char *path, bool *notar,

@@ -1,10 +1,12 @@
 #!/bin/sh
 # B4, a large sosreport: the real Debian sos report of
 # tests/fixtures/sos-debian-vm padded with bulk as large reports carry it
-# (bench/loggen, one host in syslog form): this boot's journal, which
-# rdmadoctor scans for signatures, and the logs it has no use for once it
-# has the journal (the journal of all boots, /var/log/messages and two
-# rotations).  Packed with tar and xz -1 (one stream, as sos writes it).
+# (bench/loggen text, one host in syslog form; sizes as sos caps them):
+# this boot's journal (96 MiB), which rdmadoctor scans for signatures;
+# /var/log/messages and a rotation (25 MiB each), which it would read
+# without the journal; and 400 MiB it has no use for (secure, cron and
+# audit logs, container logs, lsof).  Packed with tar and xz -1 in one
+# stream (one thread decompresses it).
 #
 #   xz -dc bundle.tar.xz >/dev/null          the decompression floor
 #   rdmadoctor analyze --json bundle.tar.xz  read in place, one pass
@@ -26,31 +28,40 @@ require xz "the benchmark compares with xz -dc (apt-get install xz-utils)"
 require tar "the benchmark packs the report with tar"
 
 FIXTURE=tests/fixtures/sos-debian-vm/sosreport-vm-fixture-2026-11-29-lpigkjd
-PAD_KIB=131072 # each of the five padding logs
-[ $SMOKE = 1 ] && PAD_KIB=1024
+# Where the padding goes, and KiB of it.
+PADDING="sos_commands/logs/journalctl_--no-pager_--catalog_--boot 98304
+var/log/messages 25600
+var/log/messages-20261122 25600
+var/log/secure 25600
+var/log/cron 25600
+var/log/audit/audit.log 25600
+var/log/audit/audit.log.1 25600
+var/log/containers/app-0.log 65536
+var/log/containers/app-1.log 65536
+var/log/containers/app-2.log 65536
+var/log/containers/app-3.log 65536
+sos_commands/process/lsof_M_-n_-l_-c 40960"
+SCALE=1
+[ $SMOKE = 1 ] && SCALE=16
 dir=$BENCH_DIR/b4-bundle
 [ $SMOKE = 1 ] && dir=$dir-smoke
 report=$dir/sosreport-node01-2026-11-29-bench
 tarball=$dir/bundle.tar.xz
 
-# pad SEED PATH: a padding log, PAD_KIB KiB of syslog, at PATH in the report.
-pad() {
-	"$LOGGEN" -f syslog "$PAD_KIB" 0 "$1" kb tests/fixtures/samples/dmesg \
-		"$dir/gen" VERBS- PERFTEST- NHC- AZ-
-	mkdir -p "$(dirname "$report/$2")"
-	mv "$dir/gen/kern.log" "$report/$2"
-}
-
-params="$PAD_KIB $SEED $(cat kb/*.yaml tests/fixtures/samples/dmesg/* "$LOGGEN" | cksum) $(tar -C "$FIXTURE" -cf - . | cksum)"
+params="$SCALE $SEED $(cat kb/*.yaml tests/fixtures/samples/dmesg/* "$LOGGEN" | cksum) $(tar -C "$FIXTURE" -cf - . | cksum) $(echo "$PADDING" | cksum)"
 if [ ! -f "$tarball" ] || [ "$(cat "$dir/params" 2>/dev/null)" != "$params" ]; then
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -R "$FIXTURE" "$report"
-	pad "$SEED" "sos_commands/logs/journalctl_--no-pager_--catalog_--boot"
-	pad $((SEED + 1)) "sos_commands/logs/journalctl_--no-pager"
-	pad $((SEED + 2)) var/log/messages
-	pad $((SEED + 3)) var/log/messages-20261122
-	pad $((SEED + 4)) var/log/messages-20261115
+	seed=$SEED
+	echo "$PADDING" | while read -r path kib; do
+		"$LOGGEN" -f syslog $((kib / SCALE)) 0 "$seed" kb \
+			tests/fixtures/samples/dmesg "$dir/gen" \
+			VERBS- PERFTEST- NHC- AZ-
+		mkdir -p "$(dirname "$report/$path")"
+		mv "$dir/gen/kern.log" "$report/$path"
+		seed=$((seed + 1))
+	done
 	rm -rf "$dir/gen"
 	tar -C "$dir" -cf - "$(basename "$report")" | xz -1 -T1 >"$tarball"
 	echo "$params" >"$dir/params"

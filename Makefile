@@ -4,7 +4,7 @@
 #   make run        install missing packages, build, analyse the bundled example
 #   make test       install missing packages, build, run every test
 #   make asan       the whole suite under AddressSanitizer and UBSan
-#   make bench      the engine benchmarks against CLIPS (bench/README.md)
+#   make bench      the benchmarks (bench/README.md)
 #   make bench-smoke  their smallest sizes, as a differential test only
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     clang-format the sources

@@ -7,7 +7,7 @@
 #   make valgrind   the whole suite under valgrind memcheck
 #   make fuzz       build the libFuzzer targets (clang) and their seeds
 #   make fuzz-smoke run each fuzz target for FUZZ_SECONDS (30)
-#   make bench      the engine benchmarks against CLIPS (bench/README.md)
+#   make bench      the benchmarks (bench/README.md)
 #   make bench-smoke  their smallest sizes, as a differential test only
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     clang-format the sources
@@ -49,10 +49,12 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/%)
 
-BENCH_TOOLS := $(BUILD)/bench/benchgen $(BUILD)/bench/benchrun
+BENCH_TOOLS := $(BUILD)/bench/benchgen $(BUILD)/bench/benchrun \
+	$(BUILD)/bench/loggen
 BENCHES := $(wildcard bench/b*-*.sh)
 BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
-	BENCHRUN=$(BUILD)/bench/benchrun BENCH_DIR=$(BUILD)/bench/work
+	BENCHRUN=$(BUILD)/bench/benchrun LOGGEN=$(BUILD)/bench/loggen \
+	BENCH_DIR=$(BUILD)/bench/work
 
 .PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke \
 	install format check-format clean bench bench-smoke
@@ -73,6 +75,11 @@ $(BUILD)/%.o: %.c
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# The log generator reads kb/ and the sample logs with rdmadoctor's code.
+$(BUILD)/bench/loggen: bench/loggen.c $(BUILD)/librd.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librd.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librd.a
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 bench_setup "$@"
+require "$CLIPS" "the benchmark compares with CLIPS 6.30 (apt-get install clips)"
 
 RULES="1 10 100 1000"
 [ $SMOKE = 1 ] && RULES=100

@@ -13,6 +13,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 bench_setup "$@"
+require "$CLIPS" "the benchmark compares with CLIPS 6.30 (apt-get install clips)"
 
 KMODS=200
 RULES="10 100 1000"

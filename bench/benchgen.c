@@ -25,26 +25,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench/rng.h"
+
 #define PORTS_PER_HOST 4
 #define VERSIONS 10
 #define THRESHOLDS 7
-
-/* splitmix64: small, seedable, the same on every platform. */
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static unsigned rng_below(unsigned n)
-{
-	return (unsigned)(rng_next() % n);
-}
 
 static const char *outdir;
 

@@ -9,9 +9,11 @@
  * -C runs the command in DIR, -e sets an environment variable for it.
  * Each command first runs once to warm the caches; the standard output of
  * that run goes to FILE (-o, else /dev/null) and it is not measured.  Then
- * RUNS rounds run every command once more, with standard output thrown
- * away.  An exit code above MAXRC (-x, default 0), or a signal, fails the
- * whole measurement.  Prints one line per command:
+ * RUNS rounds run every command once more, with standard output going to
+ * FILE.run, rewritten each time (not to /dev/null: GNU grep stops at the
+ * first match when it sees its output thrown away), or to /dev/null
+ * without -o.  An exit code above MAXRC (-x, default 0), or a signal,
+ * fails the whole measurement.  Prints one line per command:
  *
  *   wall_s rss_kb cpu_s wall_min_s wall_max_s
  *
@@ -33,6 +35,7 @@
 
 struct command {
 	const char *dir, *out;
+	char *run_out; /* out.run */
 	char *env[ENV_MAX];
 	int nenv, maxrc;
 	char **argv;
@@ -74,7 +77,7 @@ static int run_once(struct command *c, int i)
 	if (pid < 0)
 		return -errno;
 	if (!pid)
-		child(c, i < 0 ? c->out : NULL);
+		child(c, i < 0 ? c->out : c->run_out);
 	if (wait4(pid, &status, 0, &ru) < 0)
 		return -errno;
 	if (WIFSIGNALED(status)) {
@@ -169,9 +172,13 @@ int main(int argc, char **argv)
 			usage();
 		parse_command(argv, argc, &i, &cmds[ncmds++]);
 	}
-	for (int c = 0; c < ncmds; c++)
+	for (int c = 0; c < ncmds; c++) {
+		if (cmds[c].out &&
+		    asprintf(&cmds[c].run_out, "%s.run", cmds[c].out) < 0)
+			return 1;
 		if (run_once(&cmds[c], -1))
 			return 1;
+	}
 	for (int r = 0; r < runs; r++)
 		for (int c = 0; c < ncmds; c++)
 			if (run_once(&cmds[c], r))

@@ -1,11 +1,12 @@
-# Shared by the benchmark commands (sourced, POSIX sh): running both
-# engines on a generated directory, comparing their diagnosis sets with
-# the generator's, measuring, and printing targets.  The caller sets -eu
-# and runs from the top of the tree.
+# Shared by the benchmark commands (sourced, POSIX sh): setup, running
+# both engines on a generated directory, comparing their diagnosis sets
+# with the generator's, measuring, and printing ratios and targets.  The
+# caller sets -eu and runs from the top of the tree.
 
 : "${RD_BIN:=./rdmadoctor}"
 : "${BENCHGEN:=build/bench/benchgen}"
 : "${BENCHRUN:=build/bench/benchrun}"
+: "${LOGGEN:=build/bench/loggen}"
 : "${BENCH_DIR:=build/bench/work}"
 : "${CLIPS:=clips}"
 : "${RUNS:=3}"
@@ -22,14 +23,17 @@ bench_setup() {
 	/*) ;;
 	*) RD_BIN=$(pwd)/$RD_BIN ;;
 	esac
-	[ -x "$BENCHGEN" ] && [ -x "$BENCHRUN" ] ||
-		die "no $BENCHGEN or $BENCHRUN (run make bench)"
-	command -v "$CLIPS" >/dev/null 2>&1 ||
-		die "'$CLIPS' not found: the benchmarks compare with CLIPS 6.30 (apt-get install clips)"
+	[ -x "$BENCHGEN" ] && [ -x "$BENCHRUN" ] && [ -x "$LOGGEN" ] ||
+		die "no $BENCHGEN, $BENCHRUN or $LOGGEN (run make bench)"
 	mkdir -p "$BENCH_DIR"
 	SMOKE=0
 	[ "${1:-}" = --smoke ] && SMOKE=1
 	return 0
+}
+
+# require PROGRAM WHY: fails with WHY when PROGRAM is not installed.
+require() {
+	command -v "$1" >/dev/null 2>&1 || die "'$1' not found: $2"
 }
 
 # measure RUNS DIR...: rdmadoctor and CLIPS on each generated directory,
@@ -88,6 +92,11 @@ field() {
 
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
+}
+
+# mbps BYTES SECONDS: MB/s (10^6 bytes a second).
+mbps() {
+	awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? b / s / 1e6 : 0) }'
 }
 
 # target NAME VALUE LIMIT: prints whether VALUE <= LIMIT.

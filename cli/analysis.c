@@ -228,7 +228,7 @@ static struct source *open_bundle(const char *path, bool kind_given,
 static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		       struct diag *d)
 {
-	struct source_opts so = { o->timeout_ms, 0, 0 };
+	struct source_opts so = { .timeout_ms = o->timeout_ms };
 	struct collect_run *run;
 	struct strbuf where = STRBUF_INIT;
 	bool files = false;

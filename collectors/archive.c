@@ -5,13 +5,16 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/strbuf.h"
+#include "engine/xalloc.h"
 
 int archive_decompress(const char *data, size_t len, size_t max, char **out,
 		       size_t *outlen, char *err, size_t errsize)
@@ -73,31 +76,99 @@ static enum archive_member_type member_type(struct archive_entry *e)
 	}
 }
 
-/* Reads a member's content, keeping max bytes; the rest is skipped. */
-static int read_member(struct archive *a, size_t max, uint64_t *total,
-		       uint64_t total_max, struct strbuf *sb, bool *truncated)
+/* A buffer for a member, its pages mapped in one call where the kernel
+ * can (MADV_POPULATE_WRITE, Linux 5.14), rather than one fault a page:
+ * in a VM a fault is dear, and a large member fills its buffer anyway. */
+static char *member_buffer(size_t size)
 {
-	char buf[65536];
-	la_ssize_t n;
+	char *p = xmalloc(size);
 
-	*truncated = false;
-	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
-		size_t keep = sb->len >= max ? 0 : max - sb->len;
+#ifdef MADV_POPULATE_WRITE
+	if (size >= (1u << 20)) {
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+		uintptr_t e = ((uintptr_t)p + size) & ~(page - 1);
 
-		*total += (uint64_t)n;
-		if (*total > total_max)
-			return -E2BIG;
-		if (keep > (size_t)n)
-			keep = (size_t)n;
-		if (keep)
-			sb_add(sb, buf, keep);
-		if (keep < (size_t)n)
-			*truncated = true;
+		if (e > a)
+			madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 	}
-	return n < 0 ? -EIO : 0;
+#endif
+	return p;
 }
 
-int archive_walk(const char *path, size_t member_max, uint64_t total_max,
+/* What is kept of a member: at most keep bytes of it. */
+struct content {
+	char *data; /* owned; NULL when nothing is kept */
+	size_t len, cap, keep;
+	bool truncated; /* the member holds more than keep bytes */
+};
+
+/* Copies the part of a block at offset that falls below keep into c,
+ * zeros for a hole a sparse member leaves before it. */
+static void keep_block(struct content *c, const char *block, size_t size,
+		       uint64_t offset)
+{
+	uint64_t end = offset + size;
+	size_t start;
+
+	if (end > c->keep) {
+		c->truncated = true;
+		end = c->keep;
+	}
+	if (end > c->cap) { /* more than the archive declared */
+		size_t grown = c->cap * 2 + 4096;
+
+		c->cap = grown > c->keep ? c->keep : grown;
+		if (c->cap < end)
+			c->cap = (size_t)end;
+		c->data = xrealloc(c->data, c->cap + 1);
+	}
+	start = offset < end ? (size_t)offset : (size_t)end;
+	if (start > c->len)
+		memset(c->data + c->len, 0, start - c->len);
+	if (end > start)
+		memcpy(c->data + start, block, (size_t)end - start);
+	if (end > c->len)
+		c->len = (size_t)end;
+}
+
+/* Reads a member's content block by block as the decompressor hands it
+ * over, copying into c what c keeps and reading the rest past unstored.
+ * Every byte counts towards *total, the zeros of a sparse member's holes
+ * too; more than total_max gives -E2BIG, a read error -EIO.  c->data is
+ * owned by the caller either way. */
+static int read_member(struct archive *a, int64_t declared, uint64_t *total,
+		       uint64_t total_max, struct content *c)
+{
+	const void *block;
+	size_t size;
+	la_int64_t offset;
+	uint64_t at = 0; /* where the last block ended */
+	int r;
+
+	if (c->keep) {
+		c->cap = declared >= 0 && (uint64_t)declared < c->keep ?
+				 (size_t)declared :
+				 c->keep;
+		c->data = member_buffer(c->cap + 1);
+	}
+	while ((r = archive_read_data_block(a, &block, &size, &offset)) ==
+	       ARCHIVE_OK) {
+		if (offset < 0 || (uint64_t)offset < at)
+			return -EIO; /* out of order */
+		*total += (uint64_t)offset - at + size;
+		if (*total > total_max)
+			return -E2BIG;
+		at = (uint64_t)offset + size;
+		if (c->keep)
+			keep_block(c, block, size, (uint64_t)offset);
+	}
+	if (c->data)
+		c->data[c->len] = '\0';
+	return r == ARCHIVE_EOF ? 0 : -EIO;
+}
+
+int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 		 archive_member_fn fn, void *ctx, char *err, size_t errsize)
 {
 	struct archive *a = archive_read_new();
@@ -116,12 +187,13 @@ int archive_walk(const char *path, size_t member_max, uint64_t total_max,
 	while ((r = archive_read_next_header(a, &entry)) == ARCHIVE_OK ||
 	       r == ARCHIVE_WARN) {
 		struct archive_member m = { 0 };
-		struct strbuf sb = STRBUF_INIT;
-		bool truncated = false;
+		struct content c = { 0 };
 
 		m.path = archive_entry_pathname(entry);
 		m.type = member_type(entry);
-		m.size = archive_entry_size(entry);
+		m.size = archive_entry_size_is_set(entry) ?
+				 archive_entry_size(entry) :
+				 -1;
 		m.link = m.type == ARCHIVE_HARDLINK ?
 				 archive_entry_hardlink(entry) :
 			 m.type == ARCHIVE_SYMLINK ?
@@ -130,29 +202,25 @@ int archive_walk(const char *path, size_t member_max, uint64_t total_max,
 		if (!m.path)
 			continue;
 		if (m.type == ARCHIVE_FILE) {
-			rc = read_member(a, member_max, &total, total_max, &sb,
-					 &truncated);
-			if (rc == -E2BIG) {
+			c.keep = keep(ctx, &m);
+			rc = read_member(a, m.size, &total, total_max, &c);
+			if (rc == -E2BIG)
 				snprintf(
 					err, errsize,
 					"more than %llu MiB once decompressed (a decompression bomb?)",
 					(unsigned long long)(total_max >> 20));
-				sb_release(&sb);
-				break;
-			}
-			if (rc) {
+			else if (rc)
 				snprintf(err, errsize, "member '%s': %s",
 					 m.path,
 					 archive_error_string(a) ?
 						 archive_error_string(a) :
 						 "read error");
-				sb_release(&sb);
+			if (rc) {
+				free(c.data);
 				break;
 			}
 		}
-		rc = fn(ctx, &m, m.type == ARCHIVE_FILE ? sb_str(&sb) : NULL,
-			sb.len, truncated);
-		sb_release(&sb);
+		rc = fn(ctx, &m, c.data, c.len, c.truncated);
 		if (rc)
 			break;
 	}

@@ -24,22 +24,29 @@ struct archive_member {
 	const char *path; /* as stored in the archive */
 	enum archive_member_type type;
 	const char *link; /* target of a symlink or hard link */
-	int64_t size; /* size the archive declares */
+	int64_t size; /* size the archive declares, or -1 */
 };
 
-/* Called for each member with its content (files only; NULL otherwise).
- * data is borrowed; truncated says more than member_max bytes existed.
- * A non-zero return stops the walk and is returned. */
+/* Called for each regular file before its content is read: how many bytes
+ * of it to keep (0: none; the content is then read past, never stored). */
+typedef size_t (*archive_keep_fn)(void *ctx, const struct archive_member *m);
+
+/* Called for each member with its content (files only; NULL otherwise or
+ * when none was kept).  data is malloc'ed, NUL-terminated and passes to
+ * the callee; truncated says more bytes existed than were kept.  A
+ * non-zero return stops the walk and is returned. */
 typedef int (*archive_member_fn)(void *ctx, const struct archive_member *m,
-				 const char *data, size_t len, bool truncated);
+				 char *data, size_t len, bool truncated);
 
 /* Walks a tar archive (compressed with gzip, xz, bzip2 or not at all) in
- * one streaming pass, nothing extracted to disk.  Each member keeps at
- * most member_max bytes; more than total_max bytes of content in all is
+ * one streaming pass, nothing extracted to disk, keeping of each member
+ * what keep says; content is copied once, from the decompressor into the
+ * buffer fn receives.  More than total_max bytes of content in all is
  * refused (-E2BIG), which stops decompression bombs.  Returns 0, the
- * callback's value, or a negative errno with a message in err (a truncated
- * or corrupt archive gives -EIO after the members read so far). */
-int archive_walk(const char *path, size_t member_max, uint64_t total_max,
+ * callback's value, or a negative errno with a message in err (a
+ * truncated or corrupt archive gives -EIO after the members read so
+ * far). */
+int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 		 archive_member_fn fn, void *ctx, char *err, size_t errsize);
 
 /* A member to write. */

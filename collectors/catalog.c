@@ -3,6 +3,7 @@
  * commands_txt_output, pcie_files and firmware directories). */
 #include "collectors/catalog.h"
 
+#include <fnmatch.h>
 #include <string.h>
 
 #include "engine/strbuf.h"
@@ -135,6 +136,9 @@ static const struct command commands[] = {
 	  { "sos_commands/rdmadoctor/ib_write_bw_-d_*_--report_gbits_-D_2_localhost" } },
 };
 
+/* Log files of /var/log; newest first within each family. */
+static const char *const log_families[] = { "messages", "kern.log", "syslog" };
+
 const struct command *catalog_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -151,6 +155,34 @@ size_t catalog_count(void)
 const struct command *catalog_at(size_t i)
 {
 	return i < ARRAY_SIZE(commands) ? &commands[i] : NULL;
+}
+
+const char *catalog_log_family(size_t i)
+{
+	return i < ARRAY_SIZE(log_families) ? log_families[i] : NULL;
+}
+
+bool catalog_wants(const char *path)
+{
+	const char *name;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		for (size_t k = 0;
+		     k < ARRAY_SIZE(commands[i].files) && commands[i].files[k];
+		     k++)
+			if (!fnmatch(commands[i].files[k], path, FNM_PATHNAME))
+				return true;
+	if (strncmp(path, "var/log/", 8))
+		return false;
+	name = path + 8;
+	for (size_t i = 0; i < ARRAY_SIZE(log_families); i++) {
+		size_t len = strlen(log_families[i]);
+
+		if (!strncmp(name, log_families[i], len) &&
+		    (!name[len] || strchr(".-", name[len])))
+			return true;
+	}
+	return false;
 }
 
 static int keep(char c)

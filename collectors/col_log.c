@@ -10,9 +10,6 @@
 #include "collectors/logscan.h"
 #include "engine/xalloc.h"
 
-/* Log files of /var/log, newest first within each family. */
-static const char *const log_families[] = { "messages", "kern.log", "syslog" };
-
 #define LOG_ROTATIONS_MAX 8 /* @@ rotated files read per family */
 
 /* Parses a log fetch; compressed rotations are decompressed first. */
@@ -27,9 +24,7 @@ static int parse(struct col_ctx *c, struct fetch *f)
 		if (archive_decompress(f->data, f->len, 256u << 20, &plain,
 				       &len, err, sizeof(err)))
 			return -1;
-		free(f->data);
-		f->data = plain;
-		f->len = len;
+		fetch_replace(f, plain, len);
 	}
 	return col_parse(c, "dmesg", f, NULL);
 }
@@ -68,15 +63,15 @@ static bool var_log(struct col_ctx *c, struct col_status *st)
 		names_release(&ls);
 		return false;
 	}
-	for (size_t fam = 0; fam < sizeof(log_families) / sizeof(*log_families);
-	     fam++) {
-		size_t len = strlen(log_families[fam]), read = 0;
+	for (size_t fam = 0; catalog_log_family(fam); fam++) {
+		const char *family = catalog_log_family(fam);
+		size_t len = strlen(family), read = 0;
 
 		for (size_t i = ls.n; i-- > 0 && read < LOG_ROTATIONS_MAX;) {
 			char *path;
 			struct fetch f;
 
-			if (strncmp(ls.v[i], log_families[fam], len) ||
+			if (strncmp(ls.v[i], family, len) ||
 			    (ls.v[i][len] && !strchr(".-", ls.v[i][len])))
 				continue;
 			path = xasprintf("/var/log/%s", ls.v[i]);

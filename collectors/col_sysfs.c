@@ -200,9 +200,7 @@ static int read_config(struct col_ctx *c, const char *path, struct fetch *f)
 		f->status = FETCH_ERROR;
 		return rc;
 	}
-	free(f->data);
-	f->data = plain;
-	f->len = len;
+	fetch_replace(f, plain, len);
 	return 0;
 }
 

@@ -14,13 +14,15 @@
 #include "collectors/collector.h"
 #include "collectors/factfile.h"
 #include "collectors/formats.h"
+#include "collectors/parse_log.h"
 #include "collectors/snapshot.h"
 #include "engine/json.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
 
-#define LOOSE_FILE_MAX (256u << 20) /* @@ largest loose file read */
+#define LOOSE_FILE_MAX (256u << 20) /* @@ largest loose file read whole */
+#define LOOSE_PIECE (1u << 20) /* @@ a kernel log is read in pieces */
 
 static const struct {
 	const char *name;
@@ -195,9 +197,11 @@ bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size)
 static void parse_fact_text(struct col_ctx *c, const char *where,
 			    const char *text, size_t len)
 {
-	struct fetch f = {
-		FETCH_OK, (char *)text, len, (char *)where, NULL, -1
-	};
+	struct fetch f = { .status = FETCH_OK,
+			   .data = (char *)text,
+			   .len = len,
+			   .where = (char *)where,
+			   .exit_code = -1 };
 
 	col_parse(c, "facts", &f, NULL);
 }
@@ -292,30 +296,73 @@ void collect_source(struct collect_run *run, struct source *src)
 	}
 }
 
-/* Reads a loose file, refusing what is not a regular file. */
-static int read_loose(struct collect_run *run, const char *path,
+/* Reads into buf until it holds size bytes or the file ends; the bytes
+ * read, or a negative errno. */
+static ssize_t read_full(int fd, char *buf, size_t size)
+{
+	size_t have = 0;
+
+	while (have < size) {
+		ssize_t n = read(fd, buf + have, size - have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		have += (size_t)n;
+	}
+	return (ssize_t)have;
+}
+
+/* Opens a loose file, refusing what is not a regular file, and reads its
+ * first piece into f (the whole file when it is that small).  *fd stays
+ * open for the rest. */
+static int open_loose(struct collect_run *run, const char *path, int *fd,
 		      struct fetch *f)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
-	char buf[65536];
 	ssize_t n;
 
 	memset(f, 0, sizeof(*f));
-	if (fd < 0) {
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0) {
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL, "cannot read: %s",
 			strerror(errno));
 		return -errno;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(*fd, &st) || !S_ISREG(st.st_mode)) {
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
 			S_ISDIR(st.st_mode) ?
 				"is a directory, but not a sosreport, snapshot or --root tree" :
 				"is not a regular file");
-		close(fd);
+		close(*fd);
 		return -EINVAL;
 	}
+	f->data = xmalloc(LOOSE_PIECE + 1);
+	n = read_full(*fd, f->data, LOOSE_PIECE);
+	if (n < 0) {
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL, "cannot read: %s",
+			strerror((int)-n));
+		close(*fd);
+		fetch_release(f);
+		return (int)n;
+	}
+	f->len = (size_t)n;
+	f->data[f->len] = '\0';
+	f->where = xstrdup(path);
+	return 0;
+}
+
+/* Reads the rest of a loose file into f, up to the cap, and closes fd. */
+static void read_rest(int fd, struct fetch *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	ssize_t n;
+
+	sb_add(&sb, f->data, f->len);
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		if (sb.len + (size_t)n > LOOSE_FILE_MAX) {
 			f->status = FETCH_TRUNCATED;
@@ -326,28 +373,65 @@ static int read_loose(struct collect_run *run, const char *path,
 		sb_add(&sb, buf, (size_t)n);
 	}
 	close(fd);
+	free(f->data);
 	f->len = sb.len;
 	f->data = sb_detach(&sb);
-	f->where = xstrdup(path);
-	return 0;
 }
 
-/* A gzip, xz or bzip2 file (a rotated log, a pasted config.gz) is read
- * through its decompression. */
+/* Scans a kernel log piece by piece, from the first piece in f on, cutting
+ * at newlines, and closes fd: a log of any size in constant memory.
+ * Returns the facts added. */
+static int scan_log(int fd, struct fetch *f, struct emit *e)
+{
+	struct log_stream *s = log_stream_new(e);
+	char *buf = f->data;
+	size_t have = f->len;
+	bool end = have < LOOSE_PIECE;
+
+	for (;;) {
+		const char *nl = end ? NULL : memrchr(buf, '\n', have);
+		size_t cut = nl ? (size_t)(nl - buf) + 1 : have;
+		ssize_t n;
+
+		log_stream_feed(s, buf, cut);
+		memmove(buf, buf + cut, have - cut);
+		have -= cut;
+		if (end)
+			break;
+		n = read_full(fd, buf + have, LOOSE_PIECE - have);
+		if (n < 0) {
+			f->status = FETCH_ERROR;
+			f->detail =
+				xasprintf("read error: %s", strerror((int)-n));
+			n = 0;
+		}
+		have += (size_t)n;
+		end = have < LOOSE_PIECE;
+	}
+	close(fd);
+	return log_stream_end(s);
+}
+
+/* Whether the file is gzip, xz or bzip2 data (a rotated log, a pasted
+ * config.gz): then it is read through its decompression. */
+static bool compressed(const struct fetch *f)
+{
+	const unsigned char *p = (const unsigned char *)f->data;
+
+	return (f->len >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
+	       (f->len >= 6 && !memcmp(p,
+				       "\xfd"
+				       "7zXZ\0",
+				       6)) ||
+	       (f->len >= 3 && !memcmp(p, "BZh", 3));
+}
+
 static int decompress_loose(struct collect_run *run, const char *path,
 			    struct fetch *f)
 {
-	const unsigned char *p = (const unsigned char *)f->data;
 	char err[160], *plain;
 	size_t len;
 
-	if (!(f->len >= 2 && p[0] == 0x1f && p[1] == 0x8b) &&
-	    !(f->len >= 6 && !memcmp(p,
-				     "\xfd"
-				     "7zXZ\0",
-				     6)) &&
-	    !(f->len >= 3 && !memcmp(p, "BZh", 3)))
-		return 0;
 	if (archive_decompress(f->data, f->len, LOOSE_FILE_MAX, &plain, &len,
 			       err, sizeof(err))) {
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
@@ -355,9 +439,7 @@ static int decompress_loose(struct collect_run *run, const char *path,
 		fetch_release(f);
 		return -EINVAL;
 	}
-	free(f->data);
-	f->data = plain;
-	f->len = len;
+	fetch_replace(f, plain, len);
 	return 0;
 }
 
@@ -372,7 +454,7 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	const struct format *fmt = NULL;
 	struct fetch f;
 	struct emit e;
-	int score = 100, facts;
+	int score = 100, facts, fd;
 	char *detail;
 
 	if (format && !(fmt = format_find(format))) {
@@ -391,8 +473,14 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		run->progress(run->arg, step);
 		free(step);
 	}
-	if (read_loose(run, path, &f) || decompress_loose(run, path, &f))
+	if (open_loose(run, path, &fd, &f))
 		return -EINVAL;
+	if (compressed(&f)) {
+		read_rest(fd, &f);
+		fd = -1;
+		if (decompress_loose(run, path, &f))
+			return -EINVAL;
+	}
 	if (!fmt && !(fmt = format_detect(f.data, f.len, &score))) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -401,11 +489,19 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s",
 			path, sb_str(&sb));
 		sb_release(&sb);
+		if (fd >= 0)
+			close(fd);
 		fetch_release(&f);
 		return -EINVAL;
 	}
 	emit_init(&e, run->fb, path);
-	facts = fmt->parse(&e, f.data, f.len, NULL);
+	if (fd >= 0 && !strcmp(fmt->name, "dmesg")) {
+		facts = scan_log(fd, &f, &e);
+	} else {
+		if (fd >= 0)
+			read_rest(fd, &f);
+		facts = fmt->parse(&e, f.data, f.len, NULL);
+	}
 	detail =
 		xasprintf("%s: %d fact%s%s", path, facts, facts == 1 ? "" : "s",
 			  f.status == FETCH_TRUNCATED ?

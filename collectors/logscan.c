@@ -1,6 +1,7 @@
 /* The signature scanner: Aho-Corasick over literals, PCRE2 to confirm. */
 #include "collectors/logscan.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +27,23 @@ struct logscan {
 	size_t nsigs;
 	struct literal *lits;
 	size_t nlits;
-	int32_t *next; /* nstates x 256 transitions */
+	/* nstates x nclasses transitions, each the target's row (state x
+	 * nclasses) with HIT set when a literal ends there or on its fail
+	 * chain, so that the test every line goes through is one load per
+	 * byte.  Bytes in no literal share class 0, which leads back to the
+	 * root: rows of 70 columns rather than 256 keep the table in cache. */
+	uint32_t *next;
+	uint16_t cls[256];
+	uint32_t nclasses;
 	int32_t *term; /* first literal ending here, or -1 */
 	int32_t *dict; /* nearest state on the fail chain with a term */
 	size_t nstates;
 	uint32_t gen;
 	size_t *queue; /* signatures to confirm on this line */
 };
+
+#define HIT 0x80000000u
+#define ROW(t) ((t) & ~HIT)
 
 static struct logscan *cached;
 static const struct fact_base *cached_for;
@@ -66,6 +77,7 @@ void logscan_release(void)
 
 struct builder {
 	struct logscan *ls;
+	int32_t *next; /* the trie: nstates x 256, -1 for no edge */
 	size_t capstates, caplits;
 };
 
@@ -76,12 +88,12 @@ static int32_t new_state(struct builder *b)
 
 	if (ls->nstates + 1 > cap) {
 		xgrow(&ls->term, &cap, ls->nstates + 1, sizeof(*ls->term));
-		ls->next = xrealloc(ls->next, cap * 256 * sizeof(*ls->next));
+		b->next = xrealloc(b->next, cap * 256 * sizeof(*b->next));
 		ls->dict = xrealloc(ls->dict, cap * sizeof(*ls->dict));
 		b->capstates = cap;
 	}
 	for (int c = 0; c < 256; c++)
-		ls->next[ls->nstates * 256 + c] = -1;
+		b->next[ls->nstates * 256 + c] = -1;
 	ls->term[ls->nstates] = -1;
 	ls->dict[ls->nstates] = 0;
 	return (int32_t)ls->nstates++;
@@ -98,12 +110,12 @@ static void add_literal(struct builder *b, const char *text, size_t len,
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		if (ls->next[s * 256 + c] < 0) {
+		if (b->next[s * 256 + c] < 0) {
 			int32_t t = new_state(b);
 
-			ls->next[s * 256 + c] = t;
+			b->next[s * 256 + c] = t;
 		}
-		s = ls->next[s * 256 + c];
+		s = b->next[s * 256 + c];
 	}
 	xgrow(&ls->lits, &b->caplits, ls->nlits + 1, sizeof(*ls->lits));
 	ls->lits[ls->nlits].sig = sig;
@@ -111,19 +123,56 @@ static void add_literal(struct builder *b, const char *text, size_t len,
 	ls->term[s] = (int32_t)ls->nlits++;
 }
 
+/* The scan's table (see struct logscan) from the full one. */
+static void fold(struct builder *b)
+{
+	struct logscan *ls = b->ls;
+	uint8_t rep[257]; /* a byte of each class */
+	bool used[256] = { false };
+	uint32_t n = 1;
+
+	for (size_t s = 0; s < ls->nstates; s++)
+		for (int c = 0; c < 256; c++)
+			used[c] |= b->next[s * 256 + c] != 0;
+	rep[0] = 0;
+	for (int c = 0; c < 256; c++) {
+		ls->cls[c] = 0;
+		if (used[c]) {
+			rep[n] = (uint8_t)c;
+			ls->cls[c] = (uint16_t)n++;
+		} else {
+			rep[0] = (uint8_t)c;
+		}
+	}
+	ls->nclasses = n;
+	assert(ls->nstates * n < HIT);
+	ls->next = xmalloc(ls->nstates * n * sizeof(*ls->next));
+	for (size_t s = 0; s < ls->nstates; s++) {
+		for (uint32_t k = 0; k < n; k++) {
+			int32_t t = b->next[s * 256 + rep[k]];
+
+			ls->next[s * n + k] =
+				(uint32_t)t * n |
+				(ls->term[t] >= 0 || ls->dict[t] ? HIT : 0);
+		}
+	}
+}
+
 /* Failure links by breadth-first search, folded into a full transition
  * table; dict links chain the states where literals end. */
-static void link(struct logscan *ls)
+static void link(struct builder *b)
 {
+	struct logscan *ls = b->ls;
+	int32_t *next = b->next;
 	int32_t *fail = xcalloc(ls->nstates, sizeof(*fail));
 	int32_t *queue = xmalloc(ls->nstates * sizeof(*queue));
 	size_t head = 0, tail = 0;
 
 	for (int c = 0; c < 256; c++) {
-		int32_t u = ls->next[c];
+		int32_t u = next[c];
 
 		if (u < 0) {
-			ls->next[c] = 0;
+			next[c] = 0;
 		} else {
 			fail[u] = 0;
 			queue[tail++] = u;
@@ -133,11 +182,11 @@ static void link(struct logscan *ls)
 		int32_t s = queue[head++];
 
 		for (int c = 0; c < 256; c++) {
-			int32_t u = ls->next[s * 256 + c];
-			int32_t f = ls->next[fail[s] * 256 + c];
+			int32_t u = next[s * 256 + c];
+			int32_t f = next[fail[s] * 256 + c];
 
 			if (u < 0) {
-				ls->next[s * 256 + c] = f;
+				next[s * 256 + c] = f;
 				continue;
 			}
 			fail[u] = f;
@@ -145,6 +194,7 @@ static void link(struct logscan *ls)
 			queue[tail++] = u;
 		}
 	}
+	fold(b);
 	free(fail);
 	free(queue);
 }
@@ -192,7 +242,7 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 
 static struct logscan *build(const struct fact_base *fb, struct diag *d)
 {
-	struct builder b = { xcalloc(1, sizeof(struct logscan)), 0, 0 };
+	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0 };
 	size_t n;
 	const uint32_t *ids;
 
@@ -207,7 +257,8 @@ static struct logscan *build(const struct fact_base *fb, struct diag *d)
 		if (t)
 			add_literal(&b, t, strlen(t), -1);
 	}
-	link(b.ls);
+	link(&b);
+	free(b.next);
 	b.ls->queue = xcalloc(b.ls->nsigs ? b.ls->nsigs : 1, sizeof(size_t));
 	return b.ls;
 }
@@ -227,11 +278,13 @@ struct logscan *logscan_get(const struct fact_base *fb, struct diag *d)
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	int32_t s = 0;
+	const uint32_t *next = ls->next;
+	const uint16_t *cls = ls->cls;
+	uint32_t t = 0;
 
 	for (size_t i = 0; i < len; i++) {
-		s = ls->next[s * 256 + p[i]];
-		if (ls->term[s] >= 0 || ls->dict[s])
+		t = next[ROW(t) + cls[p[i]]];
+		if (t & HIT)
 			return true;
 	}
 	return false;
@@ -242,7 +295,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 {
 	const unsigned char *p = (const unsigned char *)text;
 	size_t queued = 0, found = 0;
-	int32_t s = 0;
+	uint32_t t = 0;
 
 	if (!++ls->gen) {
 		for (size_t i = 0; i < ls->nsigs; i++)
@@ -250,10 +303,15 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		ls->gen = 1;
 	}
 	for (size_t i = 0; i < len; i++) {
-		s = ls->next[s * 256 + p[i]];
-		for (int32_t t = ls->term[s] >= 0 ? s : ls->dict[s]; t;
-		     t = ls->dict[t]) {
-			for (int32_t l = ls->term[t]; l >= 0;
+		int32_t s;
+
+		t = ls->next[ROW(t) + ls->cls[p[i]]];
+		if (!(t & HIT))
+			continue;
+		s = (int32_t)(ROW(t) / ls->nclasses);
+		for (s = ls->term[s] >= 0 ? s : ls->dict[s]; s;
+		     s = ls->dict[s]) {
+			for (int32_t l = ls->term[s]; l >= 0;
 			     l = ls->lits[l].next) {
 				int sig = ls->lits[l].sig;
 

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "collectors/parse_log.h"
+
 #include "collectors/formats.h"
 #include "collectors/logscan.h"
 #include "engine/strbuf.h"
@@ -447,67 +449,104 @@ static bool stamped(const char *text, size_t len)
 	return lines && with * 3 >= lines;
 }
 
-int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
-{
-	struct scan sc = {
-		e, logscan_get(e->fb, NULL), NULL, 0, 0, 0, 0, false
-	};
-	struct strbuf rec = STRBUF_INIT;
-	struct lines it;
-	struct line ln, first = { 0 };
-	unsigned before = e->nfacts;
-	bool open = false;
+struct log_stream {
+	struct scan sc;
+	struct strbuf rec; /* the open record */
+	struct line first; /* its first line */
+	bool open, started;
+	uint32_t lineno; /* lines read so far */
+	unsigned before; /* e->nfacts at the start */
+};
 
-	(void)arg;
-	sc.stamped = stamped(text, len);
+struct log_stream *log_stream_new(struct emit *e)
+{
+	struct log_stream *s = xcalloc(1, sizeof(*s));
+
+	s->sc.e = e;
+	s->sc.ls = logscan_get(e->fb, NULL);
+	s->before = e->nfacts;
+	return s;
+}
+
+void log_stream_feed(struct log_stream *s, const char *text, size_t len)
+{
+	struct scan *sc = &s->sc;
+	struct strbuf *rec = &s->rec;
+	struct lines it;
+	struct line ln;
+
+	if (!s->started) {
+		sc->stamped = stamped(text, len);
+		s->started = true;
+	}
 	lines_init(&it, text, len);
+	it.no = s->lineno;
 	while (lines_next(&it, &ln)) {
 		struct stamp st;
 
 		/* A message cut after its "...:(pid N):" prefix, and its rest
 		 * indented on the next line, as people paste them. */
-		if (open && !sc.stamped && rec.len &&
-		    rec.buf[rec.len - 1] == ':' && ln.len &&
+		if (s->open && !sc->stamped && rec->len &&
+		    rec->buf[rec->len - 1] == ':' && ln.len &&
 		    (ln.p[0] == ' ' || ln.p[0] == '\t') && line_trim(ln).len) {
 			struct line t = line_trim(ln);
 
-			if (rec.len + t.len + 1 < LOG_RECORD_MAX) {
-				sb_putc(&rec, ' ');
-				sb_add(&rec, t.p, t.len);
+			if (rec->len + t.len + 1 < LOG_RECORD_MAX) {
+				sb_putc(rec, ' ');
+				sb_add(rec, t.p, t.len);
 			}
 			continue;
 		}
-		if (open && sc.stamped && line_trim(ln).len) {
+		if (s->open && sc->stamped && line_trim(ln).len) {
 			stamp(ln.p, ln.len, &st);
 			if (!st.any) {
 				struct line t = line_trim(ln);
 
-				if (rec.len + t.len + 1 < LOG_RECORD_MAX) {
-					sb_putc(&rec, ' ');
-					sb_add(&rec, t.p, t.len);
+				if (rec->len + t.len + 1 < LOG_RECORD_MAX) {
+					sb_putc(rec, ' ');
+					sb_add(rec, t.p, t.len);
 				}
 				continue;
 			}
 		}
-		if (open)
-			record(&sc, rec.buf, rec.len, &first);
-		sb_reset(&rec);
+		if (s->open)
+			record(sc, rec->buf, rec->len, &s->first);
+		sb_reset(rec);
 		/* No kernel message starts with '#': a comment a person
 		 * added to the paste. */
-		open = !(ln.len && ln.p[0] == '#') &&
-		       logscan_relevant(sc.ls, ln.p, ln.len);
-		if (open) {
-			first = ln;
-			sb_add(&rec, ln.p,
+		s->open = !(ln.len && ln.p[0] == '#') &&
+			  logscan_relevant(sc->ls, ln.p, ln.len);
+		if (s->open) {
+			s->first = ln;
+			sb_add(rec, ln.p,
 			       ln.len < LOG_RECORD_MAX ? ln.len :
 							 LOG_RECORD_MAX);
 		}
 	}
-	if (open)
-		record(&sc, rec.buf, rec.len, &first);
-	sb_release(&rec);
-	emit_events(&sc);
-	return (int)(e->nfacts - before);
+	s->lineno = it.no;
+}
+
+int log_stream_end(struct log_stream *s)
+{
+	struct emit *e = s->sc.e;
+	int facts;
+
+	if (s->open)
+		record(&s->sc, s->rec.buf, s->rec.len, &s->first);
+	sb_release(&s->rec);
+	emit_events(&s->sc);
+	facts = (int)(e->nfacts - s->before);
+	free(s);
+	return facts;
+}
+
+int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
+{
+	struct log_stream *s = log_stream_new(e);
+
+	(void)arg;
+	log_stream_feed(s, text, len);
+	return log_stream_end(s);
 }
 
 /* How much a message looks like a kernel driver's: 2 for "<driver>

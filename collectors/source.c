@@ -44,10 +44,20 @@ const char *fetch_status_to_str(enum fetch_status s)
 
 void fetch_release(struct fetch *f)
 {
-	free(f->data);
+	if (!f->borrowed)
+		free(f->data);
 	free(f->where);
 	free(f->detail);
 	memset(f, 0, sizeof(*f));
+}
+
+void fetch_replace(struct fetch *f, char *data, size_t len)
+{
+	if (!f->borrowed)
+		free(f->data);
+	f->data = data;
+	f->len = len;
+	f->borrowed = false;
 }
 
 void names_add(struct names *l, const char *s)

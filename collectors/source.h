@@ -27,14 +27,19 @@ const char *fetch_status_to_str(enum fetch_status s);
 /* What a read or a command produced. */
 struct fetch {
 	enum fetch_status status;
-	char *data; /* NUL-terminated; may hold NUL bytes */
+	char *data; /* NUL-terminated; may hold NUL bytes; read-only */
 	size_t len;
 	char *where; /* provenance: bundle path, or "live: ibstat" */
 	char *detail; /* why not OK, or NULL */
 	int exit_code; /* commands; -1 when unknown */
+	bool borrowed; /* data belongs to the source (an archive member) */
 };
 
+/* Frees what f owns (its data unless borrowed) and clears it. */
 void fetch_release(struct fetch *f);
+/* Gives f new data (owned; a decompressed form of the old, say),
+ * releasing the old data unless it was borrowed. */
+void fetch_replace(struct fetch *f, char *data, size_t len);
 
 /* A sorted list of names. */
 struct names {
@@ -68,6 +73,7 @@ struct source_opts {
 	unsigned timeout_ms; /* per command, live */
 	size_t max_read; /* per file or command output */
 	uint64_t max_total; /* all content of an archive */
+	size_t keep_any; /* archive members kept whatever they are */
 };
 
 /* The running host. */
@@ -83,8 +89,10 @@ struct source *source_dir_new(const char *dir, bool root_only,
 bool source_dir_is_bundle(const char *dir);
 /* A tar archive (.tar.xz, .tar.gz, .tgz, .tar.bz2, .tar) read in place
  * with nothing extracted to disk: members are read into memory in one
- * pass, within the per-member and total caps of the options; a common
- * top-level directory is dropped; links resolve inside the archive.
+ * pass, within the per-member and total caps of the options (but a large
+ * member no collector reads whole is read past, and read again from the
+ * archive only if asked for); a common top-level directory is dropped;
+ * links resolve inside the archive.
  * NULL after reporting to d when it is not a readable tar archive (*notar
  * is set when it is not a tar archive at all, e.g. one gzip'ed log). */
 struct source *source_archive_new(const char *path, bool *notar,

@@ -1,16 +1,22 @@
 /* The archive backend of the source layer: a tar archive walked once into
- * an in-memory index of its members. */
+ * an in-memory index of its members.  Small members, and those a
+ * collector reads whole (catalog_wants), are kept in memory; the content
+ * of another large member is read past unstored, as most of a large
+ * sosreport is of no use here, and read again from the archive in the
+ * rare case that it is asked for. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collectors/archive.h"
+#include "collectors/catalog.h"
 #include "collectors/source_tree.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
 #define ARCHIVE_MEMBER_MAX (256u << 20) /* @@ bytes kept per member */
+#define ARCHIVE_KEEP_ANY (1u << 20) /* @@ members kept whatever they are */
 #define ARCHIVE_TOTAL_MAX (4ull << 30) /* @@ bytes read in all */
 #define ARCHIVE_MAX_MEMBERS 1000000 /* @@ */
 
@@ -22,11 +28,14 @@ struct node {
 	size_t len;
 	bool truncated;
 	bool shared; /* data belongs to another node (hard link) */
+	char *origin; /* content not kept: the member to read it from */
 	uint32_t *children; /* directories: node indices */
 	size_t nchildren, capchildren;
 };
 
 struct index {
+	size_t member_max, keep_any;
+	uint64_t total_max;
 	struct node *nodes;
 	size_t n, cap;
 	uint32_t *slots; /* hash of path -> node index + 1 */
@@ -124,22 +133,51 @@ struct walk {
 	size_t members;
 };
 
-static int on_member(void *ctx, const struct archive_member *m,
-		     const char *data, size_t len, bool truncated)
+/* Whether a collector reads the member (its path normalized, under the
+ * report's top directory or not) whole. */
+static bool wanted(const char *path)
+{
+	const char *under = strchr(path, '/');
+
+	return catalog_wants(path) || (under && catalog_wants(under + 1)) ||
+	       !strcmp(path, "sos_reports/manifest.json") ||
+	       (under && !strcmp(under + 1, "sos_reports/manifest.json"));
+}
+
+static size_t keep_member(void *ctx, const struct archive_member *m)
+{
+	struct walk *w = ctx;
+	char *path;
+	bool keep;
+
+	if (m->size >= 0 && (uint64_t)m->size <= w->ix->keep_any)
+		return w->ix->member_max;
+	path = normalize(m->path);
+	keep = path && wanted(path); /* a name that escapes is dropped */
+	free(path);
+	return keep ? w->ix->member_max : 0;
+}
+
+static int on_member(void *ctx, const struct archive_member *m, char *data,
+		     size_t len, bool truncated)
 {
 	struct walk *w = ctx;
 	struct index *ix = w->ix;
 	char *path = normalize(m->path);
 	struct node *n;
 
-	if (++w->members > ARCHIVE_MAX_MEMBERS)
+	if (++w->members > ARCHIVE_MAX_MEMBERS) {
+		free(path);
+		free(data);
 		return -E2BIG;
+	}
 	if (!path || !*path) {
 		if (!path) {
 			if (!ix->skipped++)
 				ix->first_skipped = xstrdup(m->path);
 		}
 		free(path);
+		free(data);
 		return 0;
 	}
 	n = add(ix, path,
@@ -147,18 +185,24 @@ static int on_member(void *ctx, const struct archive_member *m,
 		m->type == ARCHIVE_SYMLINK ? NODE_LINK :
 		m->type == ARCHIVE_OTHER   ? NODE_OTHER :
 					     NODE_FILE);
-	free(path);
-	if (m->type == ARCHIVE_FILE && !n->data) {
+	if (m->type == ARCHIVE_FILE && !n->data && !n->origin) {
 		n->type = NODE_FILE;
-		n->data = xmalloc(len + 1);
-		memcpy(n->data, data, len);
-		n->data[len] = '\0';
-		n->len = len;
-		n->truncated = truncated;
+		if (data) {
+			n->data = data;
+			n->len = len;
+			n->truncated = truncated;
+			data = NULL;
+		} else if (m->size) { /* read past: it has content */
+			n->origin = xstrdup(path);
+		} else {
+			n->data = xstrdup("");
+		}
 	} else if (m->type == ARCHIVE_SYMLINK || m->type == ARCHIVE_HARDLINK) {
 		free(n->link);
 		n->link = xstrdup(m->link ? m->link : "");
 	}
+	free(path);
+	free(data);
 	return 0;
 }
 
@@ -169,7 +213,7 @@ static void resolve_hardlinks(struct index *ix)
 		struct node *n = &ix->nodes[i], *t;
 		char *target;
 
-		if (n->type != NODE_FILE || n->data || !n->link)
+		if (n->type != NODE_FILE || n->data || n->origin || !n->link)
 			continue;
 		target = normalize(n->link);
 		t = target ? lookup(ix, target) : NULL;
@@ -179,6 +223,8 @@ static void resolve_hardlinks(struct index *ix)
 			n->len = t->len;
 			n->truncated = t->truncated;
 			n->shared = true;
+		} else if (t && t->type == NODE_FILE && t->origin) {
+			n->origin = xstrdup(t->origin);
 		}
 	}
 }
@@ -230,7 +276,8 @@ static void finish(struct index *ix)
 		n->len = o->len;
 		n->truncated = o->truncated;
 		n->shared = o->shared;
-		o->link = o->data = NULL;
+		n->origin = o->origin;
+		o->link = o->data = o->origin = NULL;
 		free(o->path);
 	}
 	free(ix->nodes);
@@ -291,11 +338,63 @@ static int arc_readlink(const struct source *s, const char *rel, char *buf,
 	return 0;
 }
 
+/* The second pass for a member whose content was not kept. */
+struct refetch {
+	struct index *ix;
+	const char *origin;
+	struct node *n;
+};
+
+static size_t keep_origin(void *ctx, const struct archive_member *m)
+{
+	struct refetch *r = ctx;
+	char *path = normalize(m->path);
+	bool same = path && !strcmp(path, r->origin);
+
+	free(path);
+	return same ? r->ix->member_max : 0;
+}
+
+static int on_origin(void *ctx, const struct archive_member *m, char *data,
+		     size_t len, bool truncated)
+{
+	struct refetch *r = ctx;
+
+	(void)m;
+	if (!data)
+		return 0;
+	r->n->data = data;
+	r->n->len = len;
+	r->n->truncated = truncated;
+	return 1; /* found: stop */
+}
+
+/* Reads a member again from the archive, and keeps it. */
+static int refetch(const struct source *s, struct node *n, char *err,
+		   size_t errsize)
+{
+	struct refetch r = { idx(s), n->origin, n };
+	int rc = archive_walk(s->path, r.ix->total_max, keep_origin, on_origin,
+			      &r, err, errsize);
+
+	if (rc < 0)
+		return rc;
+	if (!n->data) {
+		snprintf(err, errsize, "no longer in the archive");
+		return -ENOENT;
+	}
+	free(n->origin);
+	n->origin = NULL;
+	return 0;
+}
+
 static int arc_read(const struct source *s, const char *rel, const char *where,
 		    size_t max, struct fetch *out)
 {
-	const struct node *n = lookup(idx(s), rel);
+	struct node *n = lookup(idx(s), rel);
+	char err[256];
 	size_t len;
+	int rc;
 
 	if (!n) {
 		source_fail(out, FETCH_MISSING, where, "not in the archive");
@@ -307,13 +406,22 @@ static int arc_read(const struct source *s, const char *rel, const char *where,
 						  "is not a regular file");
 		return -EISDIR;
 	}
+	if (n->origin && (rc = refetch(s, n, err, sizeof(err)))) {
+		source_fail(out, FETCH_ERROR, where, err);
+		return rc;
+	}
 	memset(out, 0, sizeof(*out));
 	out->exit_code = -1;
 	out->where = xstrdup(where);
 	len = n->len < max ? n->len : max;
-	out->data = xmalloc(len + 1);
-	memcpy(out->data, n->data ? n->data : "", len);
-	out->data[len] = '\0';
+	if (n->data && len == n->len) { /* whole: lent, not copied */
+		out->data = n->data;
+		out->borrowed = true;
+	} else {
+		out->data = xmalloc(len + 1);
+		memcpy(out->data, n->data ? n->data : "", len);
+		out->data[len] = '\0';
+	}
 	out->len = len;
 	if (n->truncated || len < n->len) {
 		out->status = FETCH_TRUNCATED;
@@ -351,6 +459,7 @@ static void arc_free(struct source *s)
 
 		free(n->path);
 		free(n->link);
+		free(n->origin);
 		if (!n->shared)
 			free(n->data);
 		free(n->children);
@@ -378,19 +487,19 @@ struct source *source_archive_new(const char *path, bool *notar,
 	struct walk w = { ix, 0 };
 	struct strbuf detail = STRBUF_INIT;
 	char err[256] = "";
-	uint64_t total;
-	size_t member;
 	int rc;
 
 	*notar = false;
 	if (o)
 		s->o = *o;
-	member = s->o.max_read ? s->o.max_read : ARCHIVE_MEMBER_MAX;
-	total = s->o.max_total ? s->o.max_total : ARCHIVE_TOTAL_MAX;
+	ix->member_max = s->o.max_read ? s->o.max_read : ARCHIVE_MEMBER_MAX;
+	ix->total_max = s->o.max_total ? s->o.max_total : ARCHIVE_TOTAL_MAX;
+	ix->keep_any = s->o.keep_any ? s->o.keep_any : ARCHIVE_KEEP_ANY;
 	s->path = xstrdup(path);
 	s->ops = &archive_ops;
 	s->tree = ix;
-	rc = archive_walk(path, member, total, on_member, &w, err, sizeof(err));
+	rc = archive_walk(path, ix->total_max, keep_member, on_member, &w, err,
+			  sizeof(err));
 	/* Before anything else: a bomb may stop in its first member. */
 	if (rc == -E2BIG) {
 		diag_at(d, DIAG_ERROR, path, 0, 0, NULL,

@@ -1,0 +1,150 @@
+/* The message templates bench/loggen draws its lines from: noise of other
+ * drivers, subsystems and daemons, and RDMA driver lines no signature is
+ * about.  Included once, by loggen.c. */
+#ifndef RD_BENCH_LOGGEN_LINES_H
+#define RD_BENCH_LOGGEN_LINES_H
+
+/* Kernel messages of other drivers and subsystems: {n} a number, {d} a
+ * digit, {x} a hex number, {pci} a PCI address, {if} an interface, {ip}
+ * an address, {u} a user, {p} a process, {s} a service.  A leading '!'
+ * marks a rare message (1 in 50 picks of it stands). */
+static const char *const kernel_noise[] = {
+	"e1000e 0000:00:1f.6 {if}: NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None",
+	"ixgbe {pci} {if}: NIC Link is Down",
+	"i40e {pci}: {if}: NIC Link is Up, 10 Gbps Full Duplex, Flow Control: None",
+	"igb {pci} {if}: igb: {if} NIC Link is Up 1000 Mbps Full Duplex, Flow Control: RX",
+	"IPv6: ADDRCONF(NETDEV_CHANGE): {if}: link becomes ready",
+	"bond0: (slave {if}): link status definitely up, 25000 Mbps full duplex",
+	"br0: port {d}({if}) entered forwarding state",
+	"docker0: port {d}(veth{x}) entered blocking state",
+	"device veth{x} entered promiscuous mode",
+	"virtio_net virtio{d} {if}: renamed from eth{d}",
+	"nvme nvme{d}: {n}/0/0 default/read/poll queues",
+	"nvme nvme{d}: I/O {n} QID {d} timeout, aborting",
+	" nvme{d}n1: p1 p2 p3",
+	"EXT4-fs (nvme0n1p{d}): mounted filesystem with ordered data mode. Quota mode: none.",
+	"XFS (sda{d}): Ending clean mount",
+	"xfs filesystem being remounted at /var supports timestamps until 2038 (0x7fffffff)",
+	"sd {d}:0:0:0: [sdb] {n} 512-byte logical blocks: ({n} GB/{n} GiB)",
+	"blk_update_request: I/O error, dev sdc, sector {n} op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0",
+	"scsi {d}:0:{d}:0: Direct-Access     ATA      SAMSUNG MZ7LH960 304Q PQ: 0 ANSI: 6",
+	"ata{d}: SATA link up 6.0 Gbps (SStatus 133 SControl 300)",
+	"md/raid1:md{d}: active with 2 out of 2 mirrors",
+	"usb 1-{d}: new high-speed USB device number {d} using xhci_hcd",
+	"usb 1-{d}: New USB device found, idVendor={x}, idProduct={x}, bcdDevice= 1.00",
+	"audit: type=1400 audit({n}.{n}:{n}): apparmor=\"STATUS\" operation=\"profile_load\" profile=\"unconfined\" name=\"/usr/sbin/cupsd\" pid={n} comm=\"apparmor_parser\"",
+	"kauditd_printk_skb: {n} callbacks suppressed",
+	"[UFW BLOCK] IN={if} OUT= MAC=0c:c4:7a:{x}:08:00 SRC={ip} DST={ip} LEN={n} TOS=0x00 PREC=0x00 TTL=64 ID={n} DF PROTO=TCP SPT={n} DPT=22 WINDOW=64240 RES=0x00 SYN URGP=0",
+	"perf: interrupt took too long ({n} > {n}), lowering kernel.perf_event_max_sample_rate to {n}",
+	"TCP: request_sock_TCP: Possible SYN flooding on port {n}. Sending cookies.  Check SNMP counters.",
+	"nfs: server fileserver{d} not responding, still trying",
+	"nfs: server fileserver{d} OK",
+	"nf_conntrack: nf_conntrack: table full, dropping packet",
+	"EDAC MC{d}: 1 CE memory read error on CPU_SrcID#{d}_Ha#0_Chan#{d}_DIMM#0 (channel:{d} slot:0 page:0x{x} offset:0x0 grain:32 syndrome:0x0)",
+	"!mce: [Hardware Error]: Machine check events logged",
+	"CPU{d}: Core temperature above threshold, cpu clock throttled (total events = {n})",
+	"CPU{d}: Package temperature/speed normal",
+	"hrtimer: interrupt took {n} ns",
+	"!rcu: INFO: rcu_sched self-detected stall on CPU",
+	"!watchdog: BUG: soft lockup - CPU#{d} stuck for {n}s! [kworker/{d}:{d}:{n}]",
+	"!Out of memory: Killed process {n} (java) total-vm:{n}kB, anon-rss:{n}kB, file-rss:0kB, shmem-rss:0kB, UID:{n} pgtables:{n}kB oom_score_adj:0",
+	"!{p}[{n}]: segfault at {x} ip 00007f{x} sp 00007ffd{x} error 4 in libc.so.6[7f{x}+195000]",
+	"!traps: {p}[{n}] general protection fault ip:{x} sp:{x} error:0 in {p}[{x}+{x}]",
+	"!pcieport 0000:00:1c.{d}: AER: Corrected error received: 0000:00:1c.{d}",
+	"!pcieport 0000:00:1c.{d}: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)",
+	"!pcieport 0000:00:1c.{d}:   device [8086:a110] error status/mask=00000001/00002000",
+	"!nvidia: Unknown symbol drm_gem_prime_fd_to_handle (err -2)",
+	"nvidia-nvlink: Nvlink Core is being initialized, major device number {n}",
+	"i915 0000:00:02.0: [drm] GuC firmware i915/kbl_guc_70.1.1.bin version 70.1",
+	"ACPI: \\_SB_.PCI0: _OSC: OS supports [ExtendedConfig ASPM ClockPM Segments MSI HPX-Type3]",
+	"Lockdown: {p}: unsigned module loading is restricted; see man kernel_lockdown.7",
+	"!clocksource: timekeeping watchdog on CPU{d}: Marking clocksource 'tsc' as unstable because the skew is too large:",
+	"random: crng init done",
+	"systemd-journald[{n}]: Data hash table of /var/log/journal/{x}/system.journal has a fill level at 75.0 ({n} of {n} items), suggesting rotation.",
+	"bpfilter: Loaded bpfilter_umh pid {n}",
+	"Bluetooth: hci0: command 0x{x} tx timeout",
+	"cfg80211: Loading compiled-in X.509 certificates for regulatory database",
+};
+
+/* Daemons: program, message. */
+static const char *const daemon_noise[][2] = {
+	{ "sshd",
+	  "Accepted publickey for {u} from {ip} port {n} ssh2: RSA SHA256:{x}{x}" },
+	{ "sshd",
+	  "pam_unix(sshd:session): session opened for user {u}(uid={n}) by (uid=0)" },
+	{ "sshd", "Disconnected from user {u} {ip} port {n}" },
+	{ "sshd",
+	  "Connection closed by authenticating user root {ip} port {n} [preauth]" },
+	{ "sshd",
+	  "error: kex_exchange_identification: Connection closed by remote host" },
+	{ "systemd", "Started Session {n} of User {u}." },
+	{ "systemd", "Starting Cleanup of Temporary Directories..." },
+	{ "systemd", "{s}.service: Deactivated successfully." },
+	{ "systemd", "{s}.service: Consumed {n}.{d}s CPU time." },
+	{ "systemd", "Reached target Timers." },
+	{ "systemd-logind", "New session {n} of user {u}." },
+	{ "systemd-logind", "Removed session {n}." },
+	{ "systemd-networkd", "{if}: Lost carrier" },
+	{ "systemd-networkd", "{if}: Gained carrier" },
+	{ "CRON",
+	  "(root) CMD (command -v debian-sa1 > /dev/null && debian-sa1 1 1)" },
+	{ "CRON", "pam_unix(cron:session): session closed for user root" },
+	{ "chronyd", "Selected source {ip} (ntp{d}.example.org)" },
+	{ "chronyd", "System clock wrong by {d}.{n} seconds" },
+	{ "kubelet",
+	  "I0807 09:24:35.{n}    {n} kubelet.go:2447] \"SyncLoop (PLEG): event for pod\" pod=\"kube-system/{s}-{x}\"" },
+	{ "kubelet",
+	  "E0807 09:24:35.{n}    {n} pod_workers.go:965] \"Error syncing pod, skipping\" err=\"failed to \\\"StartContainer\\\" with CrashLoopBackOff\"" },
+	{ "slurmd",
+	  "launch task StepId={n}.0 request from UID:{n} GID:{n} HOST:{ip} PORT:{n}" },
+	{ "slurmd", "error: Munge decode failed: Expired credential" },
+	{ "slurmstepd", "done with job {n}" },
+	{ "dockerd",
+	  "time=\"2024-03-18T10:00:01.{n}Z\" level=info msg=\"ignoring event\" container={x}{x} module=libcontainerd namespace=moby topic=/tasks/delete type=\"*events.TaskDelete\"" },
+	{ "NetworkManager",
+	  "<info>  [{n}.{n}] device ({if}): state change: activated -> unavailable (reason 'carrier-changed', sys-iface-state: 'managed')" },
+	{ "rsyslogd",
+	  "[origin software=\"rsyslogd\" swVersion=\"8.2302.0\" x-pid=\"{n}\" x-info=\"https://www.rsyslog.com\"] rsyslogd was HUPed" },
+	{ "smartd",
+	  "Device: /dev/sdb [SAT], SMART Usage Attribute: 194 Temperature_Celsius changed from {n} to {n}" },
+	{ "sudo",
+	  "{u} : TTY=pts/{d} ; PWD=/home/{u} ; USER=root ; COMMAND=/usr/bin/systemctl restart {s}" },
+	{ "nslcd",
+	  "[{x}] <group/member=\"{u}\"> ldap_result() failed: Can't contact LDAP server" },
+	{ "ntpd", "Soliciting pool server {ip}" },
+};
+
+/* RDMA driver lines that no signature is about. */
+static const char *const rdma_lines[] = {
+	"mlx5_core {rpci}: E-Switch: Total vports {d}, per vport: max uc(1024) max mc(16384)",
+	"mlx5_core {rpci}: Rate limit: 127 rates are supported, range: 0Mbps to 97656Mbps",
+	"mlx5_core {rpci}: MLX5E: StrdRq(1) RqSz(8) StrdSz(2048) RxCqeCmprss(0 basic)",
+	"mlx5_core {rpci}: enabling device (0000 -> 0002)",
+	"mlx5_core {rpci}: Supported tc offload range - chains: 4294967294, prios: 4294967295",
+	"mlx5_core {rpci} enp{d}s0f{d}np{d}: renamed from eth{d}",
+	"mlx5_core {rpci}: mlx5_fw_tracer_start:{n}:(pid {n}): FWTracer: Ownership granted and active",
+	"mlx5_ib: Mellanox ConnectX InfiniBand driver v5.8-{d}.0.{d}",
+	"infiniband mlx5_{d}: ib_register_device: registered as mlx5_{d}",
+	"ib_ipoib: ib0: enabling connected mode will cause multicast packet drops",
+	"rdma_rxe: loaded",
+	"mlx4_core {rpci}: DMFS high rate steer mode is: disabled performance optimized steering",
+	"mlx4_en {rpci}: Port {d}: Using {n} TX rings",
+	"nvme_rdma: nvme{d}: new ctrl: NQN \"nqn.2014-08.org.nvmexpress:uuid:{x}\", addr {ip}:4420",
+	"rpcrdma: xprtrdma: connection to {ip}:20049 on mlx5_{d} closed (-103)",
+	"irdma {rpci}: irdma_reset: ...",
+	"bnxt_re: Broadcom NetXtreme-C/E RoCE Driver",
+};
+
+static const char *const users[] = { "alice", "bob", "hpcops", "slurm",
+				     "root" };
+static const char *const procs[] = { "python3", "java", "mpirun", "node",
+				     "bash" };
+static const char *const services[] = { "logrotate", "man-db", "apt-daily",
+					"sysstat-collect", "fstrim" };
+static const char *const ifaces[] = { "eno1", "eno2", "ens1f0", "eth0",
+				      "enp94s0f1" };
+/* The RDMA devices of every host: a few, as on real machines. */
+static const char *const rdma_pcis[] = { "0000:3b:00.0", "0000:3b:00.1",
+					 "0000:86:00.0", "0000:86:00.1" };
+
+#endif

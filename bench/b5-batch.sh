@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 bench_setup "$@"
-command -v jq >/dev/null 2>&1 || die "jq not found (apt-get install jq)"
+require jq "the benchmark reads the batch summary with jq (apt-get install jq)"
 
 N=500
 [ $SMOKE = 1 ] && N=20

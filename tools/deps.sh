@@ -1,13 +1,13 @@
 #!/bin/sh
-# Installs the Debian packages rdmadoctor needs to build and test (clips:
-# the benchmarks and their smoke run compare with CLIPS 6.30), when
-# they are missing; does nothing when all are present.
+# Installs the Debian packages rdmadoctor needs to build and test (clips
+# and ripgrep: the benchmarks and their smoke runs compare with CLIPS 6.30
+# and ripgrep), when they are missing; does nothing when all are present.
 set -eu
 
 PKGS="gcc make pkg-config libyaml-dev libpcre2-dev libjson-c-dev
 libarchive-dev libibverbs-dev libcmocka-dev ibverbs-providers ibverbs-utils
 infiniband-diags xz-utils bzip2 gzip tar valgrind clang libclang-rt-14-dev
-tmux kmod clips jq chromium fonts-dejavu-core"
+tmux kmod clips jq chromium fonts-dejavu-core ripgrep"
 
 missing=""
 for p in $PKGS; do

@@ -132,7 +132,7 @@ asan: deps
 valgrind: deps
 	@$(MAKE) --no-print-directory all unit
 	@for t in $(UNIT_BIN); do \
-		valgrind -q --error-exitcode=99 --leak-check=full \
+		RDMADOCTOR_NO_JIT=1 valgrind -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite,indirect $$t > /dev/null || exit 1; \
 	done; echo "valgrind: unit tests clean"
 	@RD_BIN=tests/valgrind-rd RD_REAL_BIN=./$(BIN) RD_VALGRIND=1 GUIDE_WAIT=1800 \

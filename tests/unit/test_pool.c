@@ -104,9 +104,12 @@ static int work_mixed(void *arg, size_t i, int fd)
 		return 3;
 	if (i == 4) {
 		char *big = malloc(BIG);
+		int rc;
 
 		memset(big, 'x', BIG);
-		return pool_write(fd, big, BIG) ? 1 : 0;
+		rc = pool_write(fd, big, BIG) ? 1 : 0;
+		free(big);
+		return rc;
 	}
 	return pool_write(fd, "ok", 2) ? 1 : 0;
 }

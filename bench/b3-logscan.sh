@@ -10,11 +10,13 @@
 #   rg --pcre2 -c -f patterns.pcre head.log
 #   grep -P -c -f patterns.alt head.log    LC_ALL=C, one "(?:p1)|(?:p2)|..."
 #
-# The two PCRE2 peers scan at well under 1 MB/s with 105 patterns, so
+# The two PCRE2 peers scan at well under 1 MB/s with 116 patterns, so
 # they read the first 2 MiB of the log (head.log), and rdmadoctor is
 # measured on that file too.  Every count is checked against the generator's:
-# rdmadoctor's count per signature, and the peers' count of matching
-# lines.  Prints medians of RUNS runs after a warm-up, all tools in turn
+# rdmadoctor's count per signature (it matches the message after the
+# line's time, host and program), and the peers' count of matching lines
+# (they match the whole line, so a pattern anchored with ^ finds no line
+# with a prefix).  Prints medians of RUNS runs after a warm-up, all tools in turn
 # (wall and CPU seconds, MB/s, peak RSS), the ratios and the targets.
 # --smoke writes a 2 MiB log with more hits and checks the counts only.
 # The log is removed afterwards, unless KEEP=1 (then it is kept, and used

@@ -20,19 +20,24 @@
  *	same lines); GNU grep reads "\S", "\s" and "\b" itself.
  * OUTDIR/patterns.alt   one line, "(?:p1)|(?:p2)|...": grep -P takes a
  *	single pattern.
- * OUTDIR/expected.txt   "lines N" (lines any pattern matches: what rg -c
- *	and grep -c print), "written N" (all lines) and "sig ID N" for each
- *	signature (the lines its pattern matches: rdmadoctor's count).
+ * OUTDIR/expected.txt   "lines N" (lines any pattern matches, prefix and
+ *	all: what rg -c and grep -c print), "written N" (all lines) and
+ *	"sig ID N" for each signature (the lines whose message its pattern
+ *	matches: rdmadoctor's count).
  * OUTDIR/expected-head.txt  the same for head.log.
  *
  * Every line is a prefix (time, host, program) and a message body drawn
  * from a pool: noise from templates of other drivers and daemons, RDMA
  * lines from templates, the RDMA lines of the real logs in SAMPLEDIR (as
  * rdmadoctor's own parser reads them, continuations joined), and for each
- * signature a few messages built from its pattern.  Whether a pattern
- * matches depends on the body alone, so the expected counts are the
- * matches of each pool entry times its uses.  Signatures whose id starts
- * with a SKIP-PREFIX (the tool-output ones) get no built messages.
+ * signature the message of its kb example and a few built from its
+ * pattern.  rdmadoctor matches a pattern against the body, which it reads
+ * past the prefix, so a signature's count is the matches of each pool
+ * entry times its uses.  rg and grep match the whole line, where "^" is
+ * the prefix's start and a match may start in the prefix, so each line is
+ * matched again as written for the count of matching lines.  Signatures
+ * whose id starts with a SKIP-PREFIX (the tool-output ones) get no built
+ * messages; every other one must get at least one.
  *
  * The generator is deterministic: the same arguments give the same files
  * on every machine. */
@@ -76,6 +81,7 @@ struct entry {
 struct sig {
 	const char *id;
 	char *pattern;
+	char *example; /* its example's message, as rdmadoctor reads it */
 	struct regex *re;
 	const struct value *literals;
 	uint64_t expected, expected_head;
@@ -257,15 +263,16 @@ static void gen_alt(struct strbuf *sb, const char *p, const char *end)
 	gen_seq(sb, branch[n], q);
 }
 
-/* Emits one instance of the atom at p (ending before next). */
-static void gen_atom(struct strbuf *sb, const char *p, const char *next,
+/* Emits one instance of the atom p..end (end just past it, before any
+ * quantifier). */
+static void gen_atom(struct strbuf *sb, const char *p, const char *end,
 		     bool many)
 {
 	if (*p == '(') {
 		p += strncmp(p, "(?:", 3) ? 1 : 3;
-		gen_alt(sb, p, next - 1);
+		gen_alt(sb, p, end - 1);
 	} else if (*p == '[') {
-		sb_putc(sb, from_class(p, next - 1));
+		sb_putc(sb, from_class(p, end - 1));
 	} else if (*p == '.') {
 		sb_putc(sb, 'x');
 	} else if (*p == '\\' && p[1] == 'd') {
@@ -289,7 +296,7 @@ static void gen_atom(struct strbuf *sb, const char *p, const char *next,
 static void gen_seq(struct strbuf *sb, const char *p, const char *end)
 {
 	while (p < end) {
-		const char *next = p + 1;
+		const char *next = p + 1, *atom_end;
 		unsigned lo = 1, hi = 1, reps;
 		bool token = p[0] == '\\' && p[1] == 'S';
 
@@ -299,6 +306,7 @@ static void gen_seq(struct strbuf *sb, const char *p, const char *end)
 			next = p + 2;
 		if (next > end)
 			next = end;
+		atom_end = next;
 		if (next < end && *next == '?') {
 			lo = 0;
 			next++;
@@ -320,7 +328,7 @@ static void gen_seq(struct strbuf *sb, const char *p, const char *end)
 		if (token && hi > 1 && reps) /* \S+: one token */
 			reps = 1;
 		for (unsigned i = 0; i < reps; i++)
-			gen_atom(sb, p, next, hi > 1);
+			gen_atom(sb, p, atom_end, hi > 1);
 		p = next;
 	}
 }
@@ -338,18 +346,25 @@ static bool has_literal(const struct sig *s, const char *body)
 	return false;
 }
 
-/* Up to VARIANTS messages the signature's pattern matches, some with a
- * driver prefix, as the kernel prints them. */
+/* Up to VARIANTS messages the signature's pattern matches: the message of
+ * its kb example, a real line, then messages built from the pattern, every
+ * other one with a driver prefix, as the kernel prints them.  Only those
+ * the pattern matches are kept. */
 static void build_hits(const struct sig *s)
 {
 	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
 	unsigned made = 0;
 
+	if (s->example &&
+	    regex_match(s->re, s->example, strlen(s->example), NULL) == 1) {
+		pool_add(POOL_HIT, NULL, s->example);
+		made++;
+	}
 	for (int tries = 0; tries < 40 && made < VARIANTS; tries++) {
 		sb_reset(&sb);
 		gen_alt(&sb, s->pattern, s->pattern + strlen(s->pattern));
 		sb_reset(&line);
-		if (made && strncmp(sb.buf, "mlx5_core ", 10) &&
+		if (made % 2 && strncmp(sb.buf, "mlx5_core ", 10) &&
 		    strncmp(sb.buf, "infiniband ", 11))
 			sb_printf(&line, "mlx5_core %s: ", PICK(rdma_pcis));
 		sb_add(&line, sb.buf, sb.len);
@@ -358,13 +373,36 @@ static void build_hits(const struct sig *s)
 			made++;
 		}
 	}
-	if (!made)
-		fprintf(stderr, "loggen: no message built for '%s'\n", s->id);
+	if (!made) {
+		fprintf(stderr,
+			"loggen: no message built for '%s' (does its example match its pattern?)\n",
+			s->id);
+		exit(2);
+	}
 	sb_release(&sb);
 	sb_release(&line);
 }
 
 /* ---- the pools ---- */
+
+/* The message of a log line as rdmadoctor's kernel-log parser reads it
+ * (its time, host and program cut off), or NULL when the parser keeps no
+ * log fact for it.  Adds the parser's facts to fb; the result is owned. */
+static char *message_of(struct fact_base *fb, const char *line)
+{
+	uint32_t log = sym_intern_cstr("log");
+	const uint32_t *ids;
+	size_t before, after;
+	struct emit e;
+
+	fact_base_of_kind(fb, log, &before);
+	emit_init(&e, fb, "kb example");
+	format_find("dmesg")->parse(&e, line, strlen(line), NULL);
+	ids = fact_base_of_kind(fb, log, &after);
+	if (after <= before)
+		return NULL;
+	return xstrdup(fact_text(fact_base_get(fb, ids[before]), "text"));
+}
 
 static void load_signatures(struct fact_base *fb)
 {
@@ -375,6 +413,7 @@ static void load_signatures(struct fact_base *fb)
 	sigs = xcalloc(n, sizeof(*sigs));
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *f = fact_base_get(fb, ids[i]);
+		const char *line;
 		char err[128];
 		size_t off;
 		struct sig *s = &sigs[nsigs];
@@ -387,7 +426,16 @@ static void load_signatures(struct fact_base *fb)
 			fprintf(stderr, "loggen: %s: %s\n", s->id, err);
 			exit(2);
 		}
+		line = fact_text(f, "example");
+		s->example = line ? xstrdup(line) : NULL;
 		nsigs++;
+	}
+	/* Not in the loop above: parsing adds facts, which may move ids. */
+	for (size_t i = 0; i < nsigs; i++) {
+		char *line = sigs[i].example;
+
+		sigs[i].example = line ? message_of(fb, line) : NULL;
+		free(line);
 	}
 }
 
@@ -397,9 +445,10 @@ static void load_samples(struct fact_base *fb, const char *dir)
 	char cmd[4200];
 	FILE *ls;
 	char name[4096];
-	size_t n;
+	size_t first, n;
 	const uint32_t *ids;
 
+	fact_base_of_kind(fb, sym_intern_cstr("log"), &first);
 	snprintf(cmd, sizeof(cmd), "ls '%s'", dir);
 	ls = popen(cmd, "r");
 	if (!ls)
@@ -426,7 +475,7 @@ static void load_samples(struct fact_base *fb, const char *dir)
 	}
 	pclose(ls);
 	ids = fact_base_of_kind(fb, sym_intern_cstr("log"), &n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = first; i < n; i++)
 		pool_add(POOL_RDMA, NULL,
 			 fact_text(fact_base_get(fb, ids[i]), "text"));
 }
@@ -544,6 +593,7 @@ static struct entry *pick(enum log_format fmt)
 struct out {
 	FILE *f;
 	uint64_t bytes, lines;
+	uint64_t matching; /* lines some pattern matches, prefix and all */
 };
 
 static void open_out(struct out *o, const char *dir, const char *name)
@@ -557,7 +607,7 @@ static void open_out(struct out *o, const char *dir, const char *name)
 	if (!o->f)
 		fail("cannot write", path);
 	setvbuf(o->f, bufs[nbuf++ % 2], _IOFBF, sizeof(bufs[0]));
-	o->bytes = o->lines = 0;
+	o->bytes = o->lines = o->matching = 0;
 }
 
 static void close_out(struct out *o, const char *name)
@@ -566,9 +616,26 @@ static void close_out(struct out *o, const char *name)
 		fail("cannot write", name);
 }
 
-/* Writes kern.log, and its first head bytes again as head.log. */
+/* Whether any signature's pattern matches the line as written, its prefix
+ * included: what rg -c and grep -c count.  rdmadoctor matches the message
+ * after the prefix, which a pattern anchored with ^ (or one that can start
+ * in the prefix, as "(?:^|: )" after "kernel: ") tells apart.  Every match
+ * contains one of its signature's literals, so the scanner's literal test
+ * spares most lines the regexes. */
+static bool line_matches(const struct logscan *ls, const char *line, size_t len)
+{
+	if (!logscan_relevant(ls, line, len))
+		return false;
+	for (size_t k = 0; k < nsigs; k++)
+		if (regex_match(sigs[k].re, line, len, NULL) == 1)
+			return true;
+	return false;
+}
+
+/* Writes kern.log, and its first head bytes again as head.log, counting
+ * the lines the patterns match. */
 static void write_log(const char *dir, uint64_t bytes, uint64_t head,
-		      struct out *log, struct out *hd)
+		      const struct logscan *ls, struct out *log, struct out *hd)
 {
 	struct strbuf line = STRBUF_INIT;
 
@@ -587,18 +654,23 @@ static void write_log(const char *dir, uint64_t bytes, uint64_t head,
 			 only_format >= 0 ? 1 : rng_below(HOSTS) + 1);
 		while (log->bytes < stop && log->bytes < bytes) {
 			struct entry *e = pick(fmt);
+			bool match;
 
 			sb_reset(&line);
 			prefix(&line, fmt, &c, host, e);
-			sb_printf(&line, "%s\n", e->body);
+			sb_printf(&line, "%s", e->body);
+			match = line_matches(ls, line.buf, line.len);
+			sb_putc(&line, '\n');
 			fwrite(line.buf, 1, line.len, log->f);
 			log->bytes += line.len;
 			log->lines++;
+			log->matching += match;
 			e->uses++;
 			if (hd->bytes + line.len <= head) {
 				fwrite(line.buf, 1, line.len, hd->f);
 				hd->bytes += line.len;
 				hd->lines++;
+				hd->matching += match;
 				e->head_uses++;
 			} else {
 				head = 0;
@@ -677,21 +749,19 @@ static void write_counts(const char *dir, const char *name, uint64_t lines,
 		fail("cannot write", path);
 }
 
+/* The signatures' counts, from the messages (as rdmadoctor matches them),
+ * and the counts of matching lines from write_log. */
 static void write_expected(const char *dir, const struct out *log,
 			   const struct out *hd)
 {
-	uint64_t matching = 0, matching_head = 0;
-
 	for (int p = 0; p < POOLS; p++) {
 		for (size_t i = 0; i < npool[p]; i++) {
 			const struct entry *e = &pools[p][i];
-			bool any = false;
 
 			for (size_t k = 0; k < nsigs; k++) {
 				if (regex_match(sigs[k].re, e->body,
 						strlen(e->body), NULL) != 1)
 					continue;
-				any = true;
 				sigs[k].expected += e->uses;
 				sigs[k].expected_head += e->head_uses;
 				if (!has_literal(&sigs[k], e->body))
@@ -699,12 +769,10 @@ static void write_expected(const char *dir, const struct out *log,
 						"loggen: %s matches a line without its literals: %s\n",
 						sigs[k].id, e->body);
 			}
-			matching += any ? e->uses : 0;
-			matching_head += any ? e->head_uses : 0;
 		}
 	}
-	write_counts(dir, "expected.txt", log->lines, matching, false);
-	write_counts(dir, "expected-head.txt", hd->lines, matching_head, true);
+	write_counts(dir, "expected.txt", log->lines, log->matching, false);
+	write_counts(dir, "expected-head.txt", hd->lines, hd->matching, true);
 }
 
 int main(int argc, char **argv)
@@ -742,7 +810,7 @@ int main(int argc, char **argv)
 	load_signatures(fb);
 	load_samples(fb, argv[5]);
 	build_pools(bytes / 100, argc - 7, argv + 7);
-	write_log(argv[6], bytes, head, &log, &hd);
+	write_log(argv[6], bytes, head, logscan_get(fb, NULL), &log, &hd);
 	write_patterns(argv[6]);
 	write_expected(argv[6], &log, &hd);
 	logscan_release();

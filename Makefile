@@ -135,7 +135,8 @@ valgrind: deps
 		RDMADOCTOR_NO_JIT=1 valgrind -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite,indirect $$t > /dev/null || exit 1; \
 	done; echo "valgrind: unit tests clean"
-	@RD_BIN=tests/valgrind-rd RD_REAL_BIN=$(CURDIR)/$(BIN) RD_VALGRIND=1 GUIDE_WAIT=1800 \
+	@RD_BIN=tests/valgrind-rd RD_REAL_BIN=$(CURDIR)/$(BIN) RD_VALGRIND=1 \
+		RD_VALGRIND_BIN="$$(command -v valgrind)" GUIDE_WAIT=1800 \
 		tests/run-all.sh
 
 # libFuzzer targets, built by clang in build-fuzz/ with ASan and UBSan.

@@ -540,7 +540,8 @@ static struct json *duplicates_json(const struct fleet *f)
 	for (size_t i = 0; i < f->nhosts; i++)
 		idx[i] = i;
 	sorting = f;
-	qsort(idx, f->nhosts, sizeof(*idx), by_name);
+	if (f->nhosts)
+		qsort(idx, f->nhosts, sizeof(*idx), by_name);
 	for (size_t i = 0; i < f->nhosts;) {
 		const char *name = f->hosts[idx[i]].name;
 		size_t k = i + 1;

@@ -130,7 +130,8 @@ char *hostlist_fold(const char *const *names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		split(&h[i], names[i]);
 	adopt_widths(h, n);
-	qsort(h, n, sizeof(*h), by_frame);
+	if (n)
+		qsort(h, n, sizeof(*h), by_frame);
 	for (size_t i = 0; i < n; i++)
 		if (!m || strcmp(h[m - 1].name, h[i].name))
 			h[m++] = h[i];

@@ -61,7 +61,8 @@ static struct keyed *collected(const struct fact_base *fb, size_t *n)
 		v[*n].key = sb_detach(&sb);
 		v[(*n)++].f = f;
 	}
-	qsort(v, *n, sizeof(*v), by_key);
+	if (*n)
+		qsort(v, *n, sizeof(*v), by_key);
 	return v;
 }
 

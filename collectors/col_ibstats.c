@@ -68,7 +68,8 @@ void col_ib_gids(struct col_ctx *c, const char *dev, const char *portdir,
 		free(dir);
 		return;
 	}
-	qsort(ls.v, ls.n, sizeof(*ls.v), by_number);
+	if (ls.n)
+		qsort(ls.v, ls.n, sizeof(*ls.v), by_number);
 	for (size_t i = 0; i < ls.n && i < GIDS_MAX; i++) {
 		char *path = xasprintf("%s/%s", dir, ls.v[i]), raw[64],
 		     gid[INET6_ADDRSTRLEN], type[32], *where;

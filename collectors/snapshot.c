@@ -256,7 +256,8 @@ int snapshot_write(struct snapshot *snap, const char *path,
 					      e->type, e->data, e->len,
 					      e->link };
 	}
-	qsort(out, n, sizeof(*out), cmp_entries);
+	if (n)
+		qsort(out, n, sizeof(*out), cmp_entries);
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	/* Ctrl-C while writing must not leave a half-written file: the
 	 * signals wait until the file is complete or removed. */

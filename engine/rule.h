@@ -164,6 +164,7 @@ struct rule {
 	char **vars; /* variable names, by slot */
 	size_t nvars;
 	bool *var_bound; /* bound by the PATTERN_MATCH conditions */
+	size_t nvar_bound; /* variables var_bound knows; later ones are not */
 	struct value_list **lists; /* constant lists the tests own */
 	size_t nlists;
 

@@ -140,13 +140,14 @@ int rule_vars_analyse(struct rule *r, const struct ydoc *doc, struct diag *d)
 	}
 out:
 	r->var_bound = bound;
+	r->nvar_bound = r->nvars;
 	free(done);
 	return err;
 }
 
 bool rule_vars_bound(const struct rule *r, int slot)
 {
-	return r->var_bound && slot >= 0 && (size_t)slot < r->nvars &&
+	return r->var_bound && slot >= 0 && (size_t)slot < r->nvar_bound &&
 	       r->var_bound[slot];
 }
 

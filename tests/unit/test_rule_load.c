@@ -229,6 +229,21 @@ static const struct bad_case cases[] = {
 	  "      message: \"{dev} is down\"\n",
 	  11, 17, DIAG_ERROR,
 	  "template uses '{dev}', but no condition binds $dev" },
+	/* A variable first named in an assertion (the fuzz target found it
+	 * read past the table of bound variables). */
+	{ "assert-unbound",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d}\n"
+	  "    assert:\n"
+	  "      - hca: {name: $zz}\n",
+	  11, 21, DIAG_ERROR, "no condition binds $zz" },
 	{ "template-brace",
 	  "language: 1\n"
 	  "rules:\n"

@@ -297,6 +297,18 @@ void emit_line(struct emit *e, struct fact *f, const char *field,
 	emit_str(e, f, field, val->p, val->len, ln);
 }
 
+bool emit_keyed(struct emit *e, struct fact *f, const struct field_key *keys,
+		size_t n, const struct line *key, const struct line *val,
+		const struct line *ln)
+{
+	for (size_t i = 0; i < n; i++)
+		if (line_eq(key, keys[i].key)) {
+			emit_line(e, f, keys[i].field, val, ln);
+			return true;
+		}
+	return false;
+}
+
 void emit_int(struct emit *e, struct fact *f, const char *field, int64_t v,
 	      const struct line *ln)
 {

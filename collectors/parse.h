@@ -87,6 +87,18 @@ void emit_str(struct emit *e, struct fact *f, const char *field, const char *s,
 	      size_t n, const struct line *ln);
 void emit_line(struct emit *e, struct fact *f, const char *field,
 	       const struct line *val, const struct line *ln);
+
+/* A "Key: value" line of a tool's output and the field it fills. */
+struct field_key {
+	const char *key;
+	const char *field;
+};
+
+/* Sets the field that key names in keys[0..n) to val; false when no key
+ * is key. */
+bool emit_keyed(struct emit *e, struct fact *f, const struct field_key *keys,
+		size_t n, const struct line *key, const struct line *val,
+		const struct line *ln);
 void emit_int(struct emit *e, struct fact *f, const char *field, int64_t v,
 	      const struct line *ln);
 void emit_num(struct emit *e, struct fact *f, const char *field, double v,

@@ -19,15 +19,14 @@ static const char *const failures[] = {
 	"ibv_get_device_", "Unable to get device",
 };
 
-static const struct {
-	const char *key;
-	const char *field;
-} hca_keys[] = {
+static const struct field_key hca_keys[] = {
 	{ "fw_ver", "fw_ver" },
 	{ "hw_ver", "hw_ver" },
 	{ "board_id", "psid" },
 	{ "phys_port_cnt", "ports" },
-}, port_keys[] = {
+};
+
+static const struct field_key port_keys[] = {
 	{ "sm_lid", "sm_lid" },
 	{ "port_lid", "lid" },
 	{ "link_layer", "link_layer" },
@@ -146,10 +145,8 @@ static void hca_value(struct devinfo *d, const struct line *key,
 					 transports[i].node_type,
 					 strlen(transports[i].node_type), ln);
 	} else {
-		for (size_t i = 0; i < ARRAY_SIZE(hca_keys); i++)
-			if (line_eq(key, hca_keys[i].key))
-				emit_line(d->e, d->hca, hca_keys[i].field, val,
-					  ln);
+		emit_keyed(d->e, d->hca, hca_keys, ARRAY_SIZE(hca_keys), key,
+			   val, ln);
 	}
 }
 
@@ -227,10 +224,8 @@ static void port_value(struct devinfo *d, const struct line *key,
 	} else if (line_eq(key, "max_msg_sz") || line_eq(key, "gid_tbl_len")) {
 		d->verbose = true;
 	} else {
-		for (size_t i = 0; i < ARRAY_SIZE(port_keys); i++)
-			if (line_eq(key, port_keys[i].key))
-				emit_line(d->e, d->port, port_keys[i].field,
-					  val, ln);
+		emit_keyed(d->e, d->port, port_keys, ARRAY_SIZE(port_keys), key,
+			   val, ln);
 	}
 }
 

@@ -6,6 +6,7 @@
 
 #include "collectors/formats.h"
 #include "collectors/port_state.h"
+#include "engine/xalloc.h"
 
 struct state {
 	struct emit *e;
@@ -26,16 +27,13 @@ static void close_ca(struct state *s)
 	s->hca = NULL;
 }
 
-static const struct {
-	const char *key;
-	const char *field;
-} hca_keys[] = {
-	{ "CA type", "model" },
-	{ "Number of ports", "ports" },
-	{ "Firmware version", "fw_ver" },
-	{ "Hardware version", "hw_ver" },
+static const struct field_key hca_keys[] = {
+	{ "CA type", "model" },		  { "Number of ports", "ports" },
+	{ "Firmware version", "fw_ver" }, { "Hardware version", "hw_ver" },
 	{ "Node GUID", "node_guid" },
-}, port_keys[] = {
+};
+
+static const struct field_key port_keys[] = {
 	{ "Base lid", "lid" },
 	{ "SM lid", "sm_lid" },
 	{ "Link layer", "link_layer" },
@@ -58,11 +56,8 @@ static void port_value(struct state *s, const struct line *key,
 		if (line_number(val, &rate))
 			emit_num(e, s->port, "rate_gbps", rate, ln);
 	} else {
-		for (size_t i = 0; i < sizeof(port_keys) / sizeof(*port_keys);
-		     i++)
-			if (line_eq(key, port_keys[i].key))
-				emit_line(e, s->port, port_keys[i].field, val,
-					  ln);
+		emit_keyed(e, s->port, port_keys, ARRAY_SIZE(port_keys), key,
+			   val, ln);
 	}
 }
 
@@ -123,11 +118,8 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 			port_value(&s, &key, &val, &ln);
 			continue;
 		}
-		for (size_t i = 0; i < sizeof(hca_keys) / sizeof(*hca_keys);
-		     i++)
-			if (line_eq(&key, hca_keys[i].key))
-				emit_line(e, s.hca, hca_keys[i].field, &val,
-					  &ln);
+		emit_keyed(e, s.hca, hca_keys, ARRAY_SIZE(hca_keys), &key, &val,
+			   &ln);
 	}
 	close_ca(&s);
 	return (int)(e->nfacts - before);

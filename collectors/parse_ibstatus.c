@@ -9,14 +9,12 @@
 #include "collectors/formats.h"
 #include "collectors/ib_link.h"
 #include "collectors/port_state.h"
+#include "engine/xalloc.h"
 
 #define HEADER "Infiniband device '"
 
 /* Port keys that map onto a port field as they are. */
-static const struct {
-	const char *key;
-	const char *field;
-} plain_keys[] = {
+static const struct field_key plain_keys[] = {
 	{ "base lid", "lid" },
 	{ "sm lid", "sm_lid" },
 	{ "link_layer", "link_layer" },
@@ -69,10 +67,8 @@ static void port_value(struct emit *e, struct fact *f, const struct line *key,
 	} else if (line_eq(key, "rate")) {
 		rate(e, f, val, ln);
 	} else {
-		for (size_t i = 0; i < sizeof(plain_keys) / sizeof(*plain_keys);
-		     i++)
-			if (line_eq(key, plain_keys[i].key))
-				emit_line(e, f, plain_keys[i].field, val, ln);
+		emit_keyed(e, f, plain_keys, ARRAY_SIZE(plain_keys), key, val,
+			   ln);
 	}
 }
 

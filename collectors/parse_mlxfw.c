@@ -12,10 +12,7 @@
 
 #define MLXFW_TOKENS 8 /* @@ words of a version-table row */
 
-static const struct {
-	const char *key;
-	const char *field;
-} flint_keys[] = {
+static const struct field_key flint_keys[] = {
 	{ "Image type", "image_type" },
 	{ "FW Version", "fw_ver" },
 	{ "FW Version(Running)", "fw_running" },
@@ -24,7 +21,9 @@ static const struct {
 	{ "Part Number", "part_number" },
 	{ "Description", "description" },
 	{ "PSID", "psid" },
-}, manager_keys[] = {
+};
+
+static const struct field_key manager_keys[] = {
 	{ "Device Type", "device_type" },
 	{ "Part Number", "part_number" },
 	{ "Description", "description" },
@@ -129,11 +128,9 @@ int parse_flint_q(struct emit *e, const char *text, size_t len, const char *arg)
 					 strlen(hex), &ln);
 			continue;
 		}
-		for (size_t i = 0; i < ARRAY_SIZE(flint_keys); i++)
-			if (line_eq(&key, flint_keys[i].key)) {
-				emit_line(e, f, flint_keys[i].field, &val, &ln);
-				has_data = true;
-			}
+		if (emit_keyed(e, f, flint_keys, ARRAY_SIZE(flint_keys), &key,
+			       &val, &ln))
+			has_data = true;
 	}
 	emit_end(e, f);
 	return (int)(e->nfacts - before);
@@ -272,10 +269,8 @@ int parse_mlxfwmanager(struct emit *e, const char *text, size_t len,
 			emit_device(e, m.f, &val, &ln);
 			continue;
 		}
-		for (size_t i = 0; i < ARRAY_SIZE(manager_keys); i++)
-			if (line_eq(&key, manager_keys[i].key))
-				emit_line(e, m.f, manager_keys[i].field, &val,
-					  &ln);
+		emit_keyed(e, m.f, manager_keys, ARRAY_SIZE(manager_keys), &key,
+			   &val, &ln);
 	}
 	close_device(&m);
 	return (int)(e->nfacts - before);

@@ -37,9 +37,10 @@ BUILD ?= build
 BIN ?= rdmadoctor
 
 ENGINE_SRC := $(wildcard engine/*.c)
-COLLECT_SRC := $(wildcard collectors/*.c)
+COLLECT_SRC := $(wildcard collectors/*.c collectors/sources/*.c collectors/parsers/*.c)
+ANALYSIS_SRC := $(wildcard analysis/*.c)
 CLI_SRC := $(filter-out cli/main.c,$(wildcard cli/*.c))
-LIB_SRC := $(ENGINE_SRC) $(COLLECT_SRC) $(CLI_SRC)
+LIB_SRC := $(ENGINE_SRC) $(COLLECT_SRC) $(ANALYSIS_SRC) $(CLI_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/cli/main.o
 

@@ -53,8 +53,8 @@
 
 #include "bench/loggen_lines.h"
 #include "bench/rng.h"
-#include "collectors/formats.h"
-#include "collectors/logscan.h"
+#include "collectors/parsers/formats.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/kb.h"
 #include "engine/regex.h"
 #include "engine/strbuf.h"

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/options.h"
 #include "engine/diag.h"
 

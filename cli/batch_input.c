@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "collectors/archive.h"
-#include "collectors/source.h"
+#include "collectors/sources/archive.h"
+#include "collectors/sources/source.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
 

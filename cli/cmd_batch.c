@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/answers.h"
 #include "cli/batch_input.h"
 #include "cli/commands.h"
@@ -20,7 +20,7 @@
 #include "cli/report.h"
 #include "cli/savefile.h"
 #include "cli/term.h"
-#include "collectors/logscan.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 

@@ -6,10 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/commands.h"
 #include "cli/report.h"
-#include "collectors/snapshot.h"
+#include "collectors/sources/snapshot.h"
 #include "engine/json.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/answers.h"
 #include "cli/commands.h"
 #include "cli/nhc.h"

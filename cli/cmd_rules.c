@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/commands.h"
 #include "cli/rules_test.h"
 #include "cli/term.h"

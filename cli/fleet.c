@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/hostlist.h"
 #include "engine/rule.h"
 #include "engine/version.h"

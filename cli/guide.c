@@ -13,10 +13,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/answers.h"
 #include "cli/commands.h"
-#include "cli/layers.h"
+#include "analysis/layers.h"
 #include "cli/recheck.h"
 #include "cli/report.h"
 #include "cli/savefile.h"

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "collectors/formats.h"
+#include "collectors/parsers/formats.h"
 
 struct command_entry {
 	const char *name;

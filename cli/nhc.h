@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 
 /* For a fault on the host (a diagnosis of severity error or worse), the
  * failure line naming the highest-ranked one and how many more there

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "engine/strbuf.h"
 
 /* Appends to out, one change a line: collected facts that appeared,

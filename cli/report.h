@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "engine/json.h"
 
 struct report_opts {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/report.h"
-#include "collectors/factfile.h"
+#include "collectors/parsers/factfile.h"
 #include "engine/explain.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"

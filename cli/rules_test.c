@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "cli/report.h"
 #include "cli/term.h"
 #include "engine/kb.h"

@@ -3,7 +3,7 @@
 #ifndef RD_SAVEFILE_H
 #define RD_SAVEFILE_H
 
-#include "cli/analysis.h"
+#include "analysis/analysis.h"
 #include "engine/diag.h"
 
 /* Writes the snapshot of a to path atomically: a temporary file beside

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "collectors/collector.h"
-#include "collectors/run.h"
+#include "collectors/sources/run.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 

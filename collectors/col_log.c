@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/archive.h"
+#include "collectors/sources/archive.h"
 #include "collectors/collector.h"
-#include "collectors/logscan.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/xalloc.h"
 
 #define LOG_ROTATIONS_MAX 8 /* @@ rotated files read per family */

@@ -8,9 +8,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "collectors/archive.h"
+#include "collectors/sources/archive.h"
 #include "collectors/collector.h"
-#include "collectors/port_state.h"
+#include "collectors/parsers/port_state.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 

@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collectors/archive.h"
+#include "collectors/sources/archive.h"
 #include "collectors/collector.h"
-#include "collectors/factfile.h"
-#include "collectors/formats.h"
-#include "collectors/parse_log.h"
-#include "collectors/snapshot.h"
+#include "collectors/parsers/factfile.h"
+#include "collectors/parsers/formats.h"
+#include "collectors/parsers/parse_log.h"
+#include "collectors/sources/snapshot.h"
 #include "engine/json.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "collectors/source.h"
+#include "collectors/sources/source.h"
 #include "engine/diag.h"
 #include "engine/fact.h"
 #include "engine/strbuf.h"

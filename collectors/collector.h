@@ -5,8 +5,8 @@
 #include <stdbool.h>
 
 #include "collectors/collect.h"
-#include "collectors/parse.h"
-#include "collectors/source.h"
+#include "collectors/parsers/parse.h"
+#include "collectors/sources/source.h"
 
 struct col_ctx {
 	struct collect_run *run;

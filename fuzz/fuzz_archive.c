@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
-#include "collectors/logscan.h"
-#include "collectors/source.h"
+#include "collectors/parsers/logscan.h"
+#include "collectors/sources/source.h"
 #include "engine/diag.h"
 #include "engine/fact.h"
 

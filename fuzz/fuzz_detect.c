@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/formats.h"
+#include "collectors/parsers/formats.h"
 #include "engine/xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

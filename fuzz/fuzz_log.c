@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/formats.h"
-#include "collectors/logscan.h"
+#include "collectors/parsers/formats.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/diag.h"
 #include "engine/fact.h"
 #include "engine/kb.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/formats.h"
-#include "collectors/logscan.h"
+#include "collectors/parsers/formats.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/fact.h"
 #include "engine/xalloc.h"
 

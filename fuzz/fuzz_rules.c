@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "collectors/formats.h"
+#include "collectors/parsers/formats.h"
 #include "engine/diag.h"
 #include "engine/engine.h"
 #include "engine/fact.h"

@@ -15,7 +15,7 @@ n=0
 
 # The index of a format in FORMAT_LIST, the order fuzz_parse counts in.
 format_index() {
-	sed -n '/define FORMAT_LIST/,/^$/p' collectors/formats.h |
+	sed -n '/define FORMAT_LIST/,/^$/p' collectors/parsers/formats.h |
 		grep -o 'X([a-z_0-9]*' | sed 's/X(//' | grep -nx "$1" | cut -d: -f1 |
 		awk '{ print $1 - 1 }'
 }

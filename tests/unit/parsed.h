@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectors/formats.h"
+#include "collectors/parsers/formats.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 

@@ -10,7 +10,7 @@
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
 
-#include "collectors/logscan.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/diagnosis.h"
 #include "engine/engine.h"
 #include "engine/kb.h"

@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collectors/archive.h"
-#include "collectors/catalog.h"
-#include "collectors/source.h"
+#include "collectors/sources/archive.h"
+#include "collectors/sources/catalog.h"
+#include "collectors/sources/source.h"
 
 #define BIG 5000 /* bytes: over the test's keep_any */
 

@@ -1,0 +1,367 @@
+/* Line iteration, text helpers and the emit API. */
+#include "collectors/parsers/parse.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/symbol.h"
+
+/* Longest text value a fact keeps; longer values are cut with "...". */
+#define EMIT_VALUE_MAX 4096 /* @@ */
+
+void lines_init(struct lines *it, const char *text, size_t len)
+{
+	it->text = text;
+	it->len = len;
+	it->pos = 0;
+	it->no = 0;
+}
+
+bool lines_next(struct lines *it, struct line *ln)
+{
+	const char *start, *nl;
+	size_t n;
+
+	if (it->pos >= it->len)
+		return false;
+	start = it->text + it->pos;
+	nl = memchr(start, '\n', it->len - it->pos);
+	n = nl ? (size_t)(nl - start) : it->len - it->pos;
+	it->pos += n + (nl != NULL);
+	if (n && start[n - 1] == '\r')
+		n--;
+	ln->p = start;
+	ln->len = n;
+	ln->no = ++it->no;
+	return true;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+struct line line_trim(struct line ln)
+{
+	while (ln.len && blank(ln.p[0])) {
+		ln.p++;
+		ln.len--;
+	}
+	while (ln.len && (blank(ln.p[ln.len - 1]) || ln.p[ln.len - 1] == '\r'))
+		ln.len--;
+	return ln;
+}
+
+bool line_starts(const struct line *ln, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return ln->len >= n && !memcmp(ln->p, prefix, n);
+}
+
+bool line_eq(const struct line *ln, const char *s)
+{
+	return ln->len == strlen(s) && !memcmp(ln->p, s, ln->len);
+}
+
+bool line_kv(const struct line *ln, char sep, struct line *key,
+	     struct line *val)
+{
+	const char *at = memchr(ln->p, sep, ln->len);
+
+	if (!at)
+		return false;
+	*key = *ln;
+	key->len = (size_t)(at - ln->p);
+	*key = line_trim(*key);
+	*val = *ln;
+	val->p = at + 1;
+	val->len = (size_t)(ln->p + ln->len - (at + 1));
+	*val = line_trim(*val);
+	return true;
+}
+
+bool line_contains(const struct line *ln, const char *s)
+{
+	return memmem(ln->p, ln->len, s, strlen(s)) != NULL;
+}
+
+char *line_copy(const struct line *ln, char *buf, size_t size)
+{
+	size_t n = ln->len < size - 1 ? ln->len : size - 1;
+
+	memcpy(buf, ln->p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+size_t line_split(const struct line *ln, struct line *tok, size_t max)
+{
+	struct line rest = line_trim(*ln);
+	size_t n = 0;
+
+	while (rest.len && n < max) {
+		size_t i = 0;
+
+		if (n == max - 1) {
+			tok[n++] = rest;
+			break;
+		}
+		while (i < rest.len && !blank(rest.p[i]))
+			i++;
+		tok[n].p = rest.p;
+		tok[n].len = i;
+		tok[n].no = ln->no;
+		n++;
+		rest.p += i;
+		rest.len -= i;
+		rest = line_trim(rest);
+	}
+	return n;
+}
+
+bool line_number(const struct line *ln, double *out)
+{
+	char buf[64], *end;
+	struct line t = line_trim(*ln);
+
+	line_copy(&t, buf, sizeof(buf));
+	*out = strtod(buf, &end);
+	return end != buf;
+}
+
+struct line line_unmark(struct line ln)
+{
+	ln = line_trim(ln);
+	while (ln.len >= 2 && ln.p[0] == '*' && ln.p[1] == '*') {
+		ln.p += 2;
+		ln.len -= 2;
+	}
+	while (ln.len >= 2 && ln.p[ln.len - 1] == '*' &&
+	       ln.p[ln.len - 2] == '*')
+		ln.len -= 2;
+	if (ln.len >= 2 && ln.p[0] == '`' && ln.p[ln.len - 1] == '`') {
+		ln.p++;
+		ln.len -= 2;
+	}
+	return line_trim(ln);
+}
+
+void text_sanitize(struct strbuf *out, const char *s, size_t n, size_t max)
+{
+	if (n > max) {
+		/* Cut at a character's start, not inside one. */
+		for (int back = 0; back < 3 && max > 0 &&
+				   ((unsigned char)s[max] & 0xc0) == 0x80;
+		     back++)
+			max--;
+		sb_add_printable(out, s, max, false);
+		sb_puts(out, "...");
+		return;
+	}
+	sb_add_printable(out, s, n, false);
+}
+
+/* Length of the run of hex digits at p (at most max). */
+static size_t hex_run(const char *p, size_t n, size_t max)
+{
+	size_t i = 0;
+
+	while (i < n && i <= max && isxdigit((unsigned char)p[i]))
+		i++;
+	return i;
+}
+
+bool line_pci_addr(const struct line *t, char *buf, size_t size)
+{
+	const char *p = t->p;
+	size_t n = t->len, d = hex_run(p, n, 8), b, s;
+	char dom[16] = "0000", bus[3], slot[3];
+
+	if (d >= 4 && d <= 8 && d < n && p[d] == ':') {
+		memcpy(dom, p, d);
+		dom[d] = '\0';
+		p += d + 1;
+		n -= d + 1;
+	}
+	b = hex_run(p, n, 2);
+	if (b != 2 || n < 7 || p[2] != ':')
+		return false;
+	s = hex_run(p + 3, n - 3, 2);
+	if (s != 2 || p[5] != '.' || p[6] < '0' || p[6] > '7' ||
+	    (n > 7 && isxdigit((unsigned char)p[7])))
+		return false;
+	memcpy(bus, p, 2);
+	memcpy(slot, p + 3, 2);
+	bus[2] = slot[2] = '\0';
+	snprintf(buf, size, "%s:%s:%s.%c", dom, bus, slot, p[6]);
+	for (char *c = buf; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return true;
+}
+
+bool line_pci_id(const struct line *t, char *buf, size_t size)
+{
+	unsigned long id = 0;
+
+	if (!t->len || t->len > 5)
+		return false;
+	for (size_t i = 0; i < t->len; i++) {
+		if (!isdigit((unsigned char)t->p[i]))
+			return false;
+		id = id * 10 + (unsigned long)(t->p[i] - '0');
+	}
+	if (!id || id > 0xffff)
+		return false;
+	snprintf(buf, size, "%04lx", id);
+	return true;
+}
+
+const char *driver_origin_of(const char *v, size_t n)
+{
+	size_t i = 0, dots_after_dash = 0;
+	bool dash = false;
+
+	if (!n)
+		return "unknown";
+	if (memchr(v, '(', n))
+		return "inbox"; /* "3.0-1 (January 2015)": old in-tree style */
+	for (; i < n; i++) {
+		char c = v[i];
+
+		if (c == '-' && !dash && i > 0)
+			dash = true;
+		else if (c == '.' && dash)
+			dots_after_dash++;
+		else if (!(c >= '0' && c <= '9') && c != '.')
+			return "unknown";
+	}
+	return dash && dots_after_dash >= 2 ? "mlnx_ofed" : "unknown";
+}
+
+void emit_init(struct emit *e, struct fact_base *fb, const char *source)
+{
+	e->fb = fb;
+	e->src = fact_base_source(fb, source);
+	e->nfacts = 0;
+	e->line_base = 0;
+}
+
+struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct fact *f;
+
+	if (ln)
+		text_sanitize(&sb, ln->p, ln->len, 512);
+	f = fact_base_begin(e->fb, sym_intern_cstr(kind), e->src,
+			    ln ? ln->no + e->line_base : 0,
+			    ln ? sb_str(&sb) : NULL, sb.len);
+	sb_release(&sb);
+	return f;
+}
+
+void emit_value(struct emit *e, struct fact *f, const char *field,
+		struct value v, const struct line *ln)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!f)
+		return;
+	if (ln)
+		text_sanitize(&sb, ln->p, ln->len, 512);
+	/* The field cites the emitter's source, which may not be the
+	 * fact's (the host fact gathers several files). */
+	fact_put_at(e->fb, f, sym_intern_cstr(field), v, e->src,
+		    ln ? ln->no + e->line_base : 0, ln ? sb_str(&sb) : NULL,
+		    sb.len);
+	sb_release(&sb);
+}
+
+void emit_str(struct emit *e, struct fact *f, const char *field, const char *s,
+	      size_t n, const struct line *ln)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	text_sanitize(&sb, s, n, EMIT_VALUE_MAX);
+	if (sb.len && strcmp(sb_str(&sb), "..."))
+		emit_value(e, f, field, value_str(sb_str(&sb), sb.len), ln);
+	sb_release(&sb);
+}
+
+void emit_line(struct emit *e, struct fact *f, const char *field,
+	       const struct line *val, const struct line *ln)
+{
+	emit_str(e, f, field, val->p, val->len, ln);
+}
+
+bool emit_keyed(struct emit *e, struct fact *f, const struct field_key *keys,
+		size_t n, const struct line *key, const struct line *val,
+		const struct line *ln)
+{
+	for (size_t i = 0; i < n; i++)
+		if (line_eq(key, keys[i].key)) {
+			emit_line(e, f, keys[i].field, val, ln);
+			return true;
+		}
+	return false;
+}
+
+void emit_int(struct emit *e, struct fact *f, const char *field, int64_t v,
+	      const struct line *ln)
+{
+	emit_value(e, f, field, value_int(v), ln);
+}
+
+void emit_num(struct emit *e, struct fact *f, const char *field, double v,
+	      const struct line *ln)
+{
+	emit_value(e, f, field, value_num(v), ln);
+}
+
+void emit_bool(struct emit *e, struct fact *f, const char *field, bool v,
+	       const struct line *ln)
+{
+	emit_value(e, f, field, value_bool(v), ln);
+}
+
+void emit_attr(struct emit *e, struct fact *f, const char *field,
+	       const char *file, const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t src = fact_base_source(e->fb, file);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		n--;
+	text_sanitize(&sb, s, n, EMIT_VALUE_MAX);
+	if (f && sb.len)
+		fact_put_at(e->fb, f, sym_intern_cstr(field),
+			    value_str(sb_str(&sb), sb.len), src, 1, sb_str(&sb),
+			    sb.len);
+	sb_release(&sb);
+}
+
+const struct fact *emit_end(struct emit *e, struct fact *f)
+{
+	bool added;
+
+	if (!f)
+		return NULL;
+	if (!f->nfields) {
+		fact_base_abandon(e->fb, f);
+		return NULL;
+	}
+	e->nfacts++;
+	return fact_base_commit(e->fb, f, &added);
+}
+
+void emit_tool_error(struct emit *e, const char *tool, const struct line *ln)
+{
+	struct fact *f = emit_begin(e, "tool_error", ln);
+
+	emit_str(e, f, "tool", tool, strlen(tool), ln);
+	emit_line(e, f, "message", ln, ln);
+	emit_end(e, f);
+}

@@ -1,0 +1,88 @@
+/* ethtool -i: "driver:", "version:", "firmware-version:", "bus-info:". */
+#include <string.h>
+
+#include "collectors/parsers/formats.h"
+
+int parse_ethtool_i(struct emit *e, const char *text, size_t len,
+		    const char *arg)
+{
+	struct fact *drv = NULL, *nd = NULL;
+	struct lines it;
+	struct line raw, drvname = { 0 };
+	unsigned before = e->nfacts;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw), key, val;
+
+		if (!line_kv(&ln, ':', &key, &val))
+			continue;
+		if (line_eq(&key, "driver")) {
+			const char *br = memchr(val.p, '[', val.len);
+
+			drvname = val;
+			if (br)
+				drvname.len = (size_t)(br - val.p);
+			emit_end(e, drv);
+			drv = emit_begin(e, "driver", &ln);
+			emit_line(e, drv, "name", &drvname, &ln);
+			emit_str(e, drv, "evidence", "ethtool", 7, &ln);
+			if (arg) {
+				emit_end(e, nd);
+				nd = emit_begin(e, "netdev", &ln);
+				emit_str(e, nd, "name", arg, strlen(arg), &ln);
+				emit_line(e, nd, "driver", &drvname, &ln);
+			}
+		} else if (line_eq(&key, "version") && drv) {
+			const char *o = driver_origin_of(val.p, val.len);
+
+			emit_line(e, drv, "version", &val, &ln);
+			emit_str(e, drv, "origin", o, strlen(o), &ln);
+		} else if (line_eq(&key, "firmware-version") && nd) {
+			const char *sp = memchr(val.p, ' ', val.len);
+			struct line fw = val;
+
+			if (sp)
+				fw.len = (size_t)(sp - val.p);
+			emit_line(e, nd, "fw_ver", &fw, &ln);
+			if (sp && val.p[val.len - 1] == ')') {
+				const char *open = memchr(val.p, '(', val.len);
+				struct line psid;
+
+				if (open) {
+					psid.p = open + 1;
+					psid.len = (size_t)(val.p + val.len -
+							    1 - psid.p);
+					psid.no = ln.no;
+					emit_line(e, nd, "psid", &psid, &ln);
+				}
+			}
+		} else if (line_eq(&key, "bus-info") && nd) {
+			emit_line(e, nd, "pci", &val, &ln);
+		}
+	}
+	emit_end(e, drv);
+	emit_end(e, nd);
+	return (int)(e->nfacts - before);
+}
+
+int detect_ethtool_i(const char *text, size_t len)
+{
+	struct lines it;
+	struct line raw;
+	int score = 0;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw) && it.no < 100) {
+		struct line ln = line_trim(raw);
+
+		if (line_starts(&ln, "driver:"))
+			score += 30;
+		else if (line_starts(&ln, "bus-info:") ||
+			 line_starts(&ln, "firmware-version:") ||
+			 line_starts(&ln, "expansion-rom-version:") ||
+			 line_starts(&ln, "supports-statistics:"))
+			score += 20;
+	}
+	return score > 100 ? 100 : score;
+}

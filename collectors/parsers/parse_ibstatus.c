@@ -1,0 +1,129 @@
+/* ibstatus: "Infiniband device 'mlx5_0' port 1 status:" blocks of
+ * "key: value" lines ("state: 4: ACTIVE", "rate: 100 Gb/sec (4X EDR)",
+ * "base lid: 0x33bf").  Old versions print no link_layer line and no
+ * blank line between ports; the block header alone delimits them.  The
+ * script's "Fatal error:" lines become tool_error facts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "collectors/parsers/formats.h"
+#include "collectors/parsers/ib_link.h"
+#include "collectors/parsers/port_state.h"
+#include "engine/xalloc.h"
+
+#define HEADER "Infiniband device '"
+
+/* Port keys that map onto a port field as they are. */
+static const struct field_key plain_keys[] = {
+	{ "base lid", "lid" },
+	{ "sm lid", "sm_lid" },
+	{ "link_layer", "link_layer" },
+};
+
+/* "Infiniband device 'mlx5_0' port 1 status:" -> name and port. */
+static bool header(const struct line *ln, struct line *name, unsigned *port)
+{
+	const char *q, *end = ln->p + ln->len;
+	char buf[64];
+
+	if (!line_starts(ln, HEADER))
+		return false;
+	name->p = ln->p + strlen(HEADER);
+	q = memchr(name->p, '\'', (size_t)(end - name->p));
+	if (!q || q == name->p)
+		return false;
+	name->len = (size_t)(q - name->p);
+	name->no = ln->no;
+	snprintf(buf, sizeof(buf), "%.*s",
+		 (int)(end - q - 1 < 63 ? end - q - 1 : 63), q + 1);
+	return sscanf(buf, " port %5u status", port) == 1;
+}
+
+static void rate(struct emit *e, struct fact *f, const struct line *val,
+		 const struct line *ln)
+{
+	struct ib_link_rate r;
+
+	if (!ib_link_rate_parse(val->p, val->len, &r))
+		return;
+	emit_num(e, f, "rate_gbps", r.gbps, ln);
+	if (r.width[0])
+		emit_str(e, f, "width", r.width, strlen(r.width), ln);
+	if (r.speed[0])
+		emit_str(e, f, "speed", r.speed, strlen(r.speed), ln);
+}
+
+static void port_value(struct emit *e, struct fact *f, const struct line *key,
+		       const struct line *val, const struct line *ln)
+{
+	const char *v;
+
+	if (line_eq(key, "state")) {
+		if ((v = port_state_norm(val->p, val->len)))
+			emit_str(e, f, "state", v, strlen(v), ln);
+	} else if (line_eq(key, "phys state")) {
+		if ((v = phys_state_norm(val->p, val->len)))
+			emit_str(e, f, "phys_state", v, strlen(v), ln);
+	} else if (line_eq(key, "rate")) {
+		rate(e, f, val, ln);
+	} else {
+		emit_keyed(e, f, plain_keys, ARRAY_SIZE(plain_keys), key, val,
+			   ln);
+	}
+}
+
+int parse_ibstatus(struct emit *e, const char *text, size_t len,
+		   const char *arg)
+{
+	struct fact *port = NULL;
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+
+	(void)arg;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw), key, val, name;
+		unsigned number;
+
+		if (line_starts(&ln, "Fatal error:")) {
+			emit_tool_error(e, "ibstatus", &ln);
+			continue;
+		}
+		if (header(&ln, &name, &number)) {
+			struct fact *hca = emit_begin(e, "hca", &ln);
+
+			emit_line(e, hca, "name", &name, &ln);
+			emit_end(e, hca);
+			emit_end(e, port);
+			port = emit_begin(e, "port", &ln);
+			emit_line(e, port, "hca", &name, &ln);
+			emit_int(e, port, "port", number, &ln);
+			continue;
+		}
+		if (port && line_kv(&ln, ':', &key, &val))
+			port_value(e, port, &key, &val, &ln);
+	}
+	emit_end(e, port);
+	return (int)(e->nfacts - before);
+}
+
+int detect_ibstatus(const char *text, size_t len)
+{
+	struct lines it;
+	struct line raw;
+	int score = 0;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw) && score < 100) {
+		struct line ln = line_trim(raw), name;
+		unsigned port;
+
+		if (header(&ln, &name, &port))
+			score += 60;
+		else if (line_starts(&ln, "phys state:") ||
+			 line_starts(&ln, "default gid:"))
+			score += 15;
+	}
+	return score > 100 ? 100 : score;
+}

@@ -1,0 +1,609 @@
+/* Kernel logs in every form: dmesg (no timestamp, "[seconds]", -T), syslog
+ * and /var/log/messages, journalctl short and short-iso, pdsh "host: "
+ * prefixes, printk caller ids, and lines a mail client wrapped.  Lines the
+ * signature scanner finds RDMA-related become log facts; signature hits
+ * become log_event facts, aggregated per signature and device. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collectors/parsers/parse_log.h"
+
+#include "collectors/parsers/formats.h"
+#include "collectors/parsers/logscan.h"
+#include "engine/strbuf.h"
+#include "engine/xalloc.h"
+
+/* Bounds: one record (a line and its wrapped continuations), RDMA lines
+ * kept as log facts per file, signature hits per line, events per file. */
+#define LOG_RECORD_MAX 4096 /* @@ */
+#define LOG_FACTS_MAX 20000 /* @@ */
+#define LOG_HITS_MAX 8 /* @@ */
+#define LOG_EVENTS_MAX 10000 /* @@ */
+
+/* The prefix of one line: where its message starts, and its time. */
+struct stamp {
+	size_t msg; /* offset of the message */
+	char time[40];
+	char host[64]; /* syslog's or pdsh's host name, when there is one */
+	double ts; /* seconds, or -1 when the time does not parse */
+	bool wall; /* ts counts from the epoch, not from boot */
+	bool any; /* the line carries a timestamp */
+};
+
+struct event {
+	size_t sig;
+	char device[64];
+	char host[64];
+	long count;
+	char first[40], last[40];
+	double first_ts, last_ts;
+	bool wall;
+	char detail[128];
+	struct line where; /* where.p points into line */
+	char *line;
+};
+
+struct scan {
+	struct emit *e;
+	struct logscan *ls;
+	struct event *events;
+	size_t nevents, capevents;
+	unsigned log_facts;
+	size_t limit_hits;
+	bool stamped; /* the file's lines carry timestamps */
+};
+
+static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+
+static bool digits(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* "[  136.059123]" at p: its length, and the seconds.  The fraction is
+ * required: "[4260]" is a process id in tool messages. */
+static size_t monotonic(const char *p, size_t n, double *ts)
+{
+	size_t i = 1;
+	char *end;
+
+	if (n < 3 || p[0] != '[')
+		return 0;
+	while (i < n && p[i] == ' ')
+		i++;
+	if (i >= n || !isdigit((unsigned char)p[i]))
+		return 0;
+	*ts = strtod(p + i, &end);
+	if ((size_t)(end - p) >= n || *end != ']' ||
+	    !memchr(p + i, '.', (size_t)(end - p - i)))
+		return 0;
+	return (size_t)(end - p) + 1;
+}
+
+/* "[Tue Feb 14 18:48:25 2023]" */
+static size_t human(const char *p, size_t n, double *ts, char *out, size_t size)
+{
+	struct tm tm = { 0 };
+	const char *close = memchr(p, ']', n < 40 ? n : 40), *end;
+	char buf[40];
+
+	if (n < 26 || p[0] != '[' || !close || !isalpha((unsigned char)p[1]))
+		return 0;
+	memcpy(buf, p + 1, (size_t)(close - p - 1));
+	buf[close - p - 1] = '\0';
+	end = strptime(buf, "%a %b %d %H:%M:%S %Y", &tm);
+	if (!end || *end)
+		return 0;
+	snprintf(out, size, "%s", buf);
+	*ts = (double)timegm(&tm);
+	return (size_t)(close - p) + 1;
+}
+
+/* "Feb 20 23:49:53 host prog[pid]: " and "2026-08-07T09:24:35Z host prog: "
+ * (syslog, journalctl short and short-iso). */
+static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
+			    size_t size, char *host, size_t hsize)
+{
+	struct tm tm = { 0 };
+	const char *colon, *end = NULL, *q;
+	char buf[48];
+	size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+	int fields = 0;
+
+	memcpy(buf, p, k);
+	buf[k] = '\0';
+	if (k >= 16 && digits(buf, 4) && buf[4] == '-' && buf[10] == 'T') {
+		end = strptime(buf, "%Y-%m-%dT%H:%M:%S", &tm);
+		while (end && (isdigit((unsigned char)*end) || *end == '.' ||
+			       *end == 'Z' || *end == '+' || *end == '-' ||
+			       *end == ':'))
+			end++;
+	} else if (k >= 15) {
+		for (size_t i = 0; i < 12 && !end; i++)
+			if (!strncmp(buf, months[i], 3) && buf[3] == ' ')
+				end = strptime(buf, "%b %d %H:%M:%S", &tm);
+		/* No year: count from 1970, so that times stay positive. */
+		tm.tm_year = 70;
+	}
+	if (!end || *end != ' ')
+		return 0;
+	snprintf(out, size, "%.*s", (int)(end - buf), buf);
+	*ts = (double)timegm(&tm);
+	/* host, then "prog[pid]:" */
+	q = p + (end - buf);
+	for (; q < p + n && fields < 2; fields++) {
+		const char *h;
+
+		while (q < p + n && *q == ' ')
+			q++;
+		h = q;
+		if (fields == 0)
+			while (q < p + n && *q != ' ')
+				q++;
+		if (fields == 0 && q > h && (size_t)(q - h) < hsize)
+			snprintf(host, hsize, "%.*s", (int)(q - h), h);
+	}
+	colon = memchr(q, ':', (size_t)(p + n - q));
+	if (!colon || memchr(q, ' ', (size_t)(colon - q)))
+		return 0;
+	q = colon + 1;
+	while (q < p + n && *q == ' ')
+		q++;
+	return (size_t)(q - p);
+}
+
+/* Parses the prefix of a line; s->any tells whether there was one. */
+static void stamp(const char *p, size_t n, struct stamp *s)
+{
+	size_t at = 0, k;
+	double ts;
+	bool wall;
+
+	memset(s, 0, sizeof(*s));
+	s->ts = -1;
+	/* pdsh: "b1360: [14280.445220] ..." */
+	for (k = 0; k < n && k < 64 &&
+		    (isalnum((unsigned char)p[k]) || strchr("._-", p[k]));
+	     k++)
+		;
+	if (k && k + 2 < n && p[k] == ':' && p[k + 1] == ' ' &&
+	    p[k + 2] == '[') {
+		snprintf(s->host, sizeof(s->host), "%.*s", (int)k, p);
+		at = k + 2;
+	}
+	if ((k = syslog_prefix(p + at, n - at, &s->ts, s->time, sizeof(s->time),
+			       s->host, sizeof(s->host)))) {
+		at += k;
+		s->any = true;
+		s->wall = true;
+	}
+	k = monotonic(p + at, n - at, &ts);
+	wall = !k;
+	if (!k)
+		k = human(p + at, n - at, &ts, s->time, sizeof(s->time));
+	if (k) {
+		if (!s->time[0])
+			snprintf(s->time, sizeof(s->time), "%.*s", (int)k,
+				 p + at);
+		if (s->ts < 0) {
+			s->ts = ts;
+			s->wall = wall;
+		}
+		at += k;
+		s->any = true;
+		while (at < n && p[at] == ' ')
+			at++;
+		/* printk caller id: "[    T1] " */
+		if (at < n && p[at] == '[') {
+			size_t j = at + 1;
+
+			while (j < n && p[j] == ' ')
+				j++;
+			if (j < n && (p[j] == 'T' || p[j] == 'C')) {
+				size_t e = j + 1;
+
+				while (e < n && isdigit((unsigned char)p[e]))
+					e++;
+				if (e < n && e > j + 1 && p[e] == ']')
+					at = e + 1;
+			}
+		}
+		/* journalctl -o short-monotonic: "[    2.345678] host
+		 * kernel: ..." */
+		while (at < n && p[at] == ' ')
+			at++;
+		for (k = at; k < n && k - at < 64 && p[k] != ' '; k++)
+			;
+		if (k > at && n - k >= 9 && !memcmp(p + k, " kernel: ", 9)) {
+			snprintf(s->host, sizeof(s->host), "%.*s",
+				 (int)(k - at), p + at);
+			at = k + 9;
+		}
+	}
+	while (at < n && p[at] == ' ')
+		at++;
+	s->msg = at;
+}
+
+static bool any_digit(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (isdigit((unsigned char)*p))
+			return true;
+	return false;
+}
+
+/* The device a message is about: the PCI address of "mlx5_core
+ * 0000:3b:00.0: ...", the RDMA device of "infiniband mlx5_0: ...", or the
+ * interface of "ib0: ...". */
+static void device(const char *m, size_t n, char *out, size_t size)
+{
+	const char *sp = memchr(m, ' ', n < 64 ? n : 64);
+	const char *tok, *end;
+	size_t len;
+
+	out[0] = '\0';
+	/* "mlx5_core: probe of 0000:01:00.0 failed with error -22", and
+	 * auxiliary devices: "mlx5_ib.rdma: probe of mlx5_core.rdma.0 ..." */
+	if (sp && (size_t)(m + n - sp) > 10 && !memcmp(sp, " probe of ", 10)) {
+		const char *a = sp + 10, *b = a;
+
+		while (b < m + n && *b != ' ' && (size_t)(b - a) < size - 1)
+			b++;
+		if (b < m + n && b - a >= 3 && isalnum((unsigned char)b[-1]))
+			snprintf(out, size, "%.*s", (int)(b - a), a);
+		return;
+	}
+	if (!sp)
+		return;
+	tok = sp + 1;
+	end = tok;
+	while (end < m + n && *end != ' ')
+		end++;
+	len = (size_t)(end - tok);
+	if (len && tok[len - 1] == ':')
+		len--;
+	/* a PCI address: [dddd:]bb:dd.f */
+	if (len >= 7 && len <= 12 && tok[len - 2] == '.' &&
+	    tok[len - 5] == ':') {
+		snprintf(out, size, "%.*s", (int)len, tok);
+		return;
+	}
+	if (sp - m == 10 && !memcmp(m, "infiniband", 10) && len) {
+		snprintf(out, size, "%.*s", (int)len, tok);
+		return;
+	}
+	/* "mlx5_core enp1s0f0np0: Link down": a driver, then an
+	 * interface. */
+	if (len && len < (size_t)(end - tok) && sp[-1] != ':' &&
+	    isalpha((unsigned char)tok[0])) {
+		snprintf(out, size, "%.*s", (int)len, tok);
+		return;
+	}
+	/* "ib0: ...": an interface, which starts lowercase and numbers its
+	 * port; "mlx5_core: ..." names only a driver, "BUG: ..." and
+	 * "libibverbs: ..." no device. */
+	if (sp > m + 1 && sp[-1] == ':' && (size_t)(sp - m) < 20 &&
+	    islower((unsigned char)m[0]) && !memchr(m, '(', (size_t)(sp - m)) &&
+	    !memchr(m, '_', (size_t)(sp - m)) && any_digit(m, sp - 1))
+		snprintf(out, size, "%.*s", (int)(sp - m - 1), m);
+}
+
+static struct event *event_for(struct scan *sc, size_t sig, const char *dev,
+			       const char *host)
+{
+	for (size_t i = 0; i < sc->nevents; i++)
+		if (sc->events[i].sig == sig &&
+		    !strcmp(sc->events[i].device, dev) &&
+		    !strcmp(sc->events[i].host, host))
+			return &sc->events[i];
+	if (sc->nevents >= LOG_EVENTS_MAX)
+		return NULL;
+	xgrow(&sc->events, &sc->capevents, sc->nevents + 1,
+	      sizeof(*sc->events));
+	memset(&sc->events[sc->nevents], 0, sizeof(*sc->events));
+	sc->events[sc->nevents].sig = sig;
+	snprintf(sc->events[sc->nevents].device,
+		 sizeof(sc->events[sc->nevents].device), "%s", dev);
+	snprintf(sc->events[sc->nevents].host,
+		 sizeof(sc->events[sc->nevents].host), "%s", host);
+	sc->events[sc->nevents].first_ts = -1;
+	return &sc->events[sc->nevents++];
+}
+
+static void count_hit(struct scan *sc, const struct logscan_hit *h,
+		      const char *msg, const char *dev, const struct stamp *st,
+		      const struct line *where)
+{
+	struct event *ev = event_for(sc, h->sig, dev, st->host);
+
+	if (!ev)
+		return;
+	if (!ev->count++) {
+		snprintf(ev->first, sizeof(ev->first), "%s", st->time);
+		ev->first_ts = st->ts;
+		ev->wall = st->wall;
+		ev->line = xstrndup(where->p, where->len);
+		ev->where = *where;
+		ev->where.p = ev->line;
+		if (h->m.ngroups > 1 && h->m.start[1] >= 0)
+			snprintf(ev->detail, sizeof(ev->detail), "%.*s",
+				 (int)(h->m.end[1] - h->m.start[1]),
+				 msg + h->m.start[1]);
+	}
+	snprintf(ev->last, sizeof(ev->last), "%s", st->time);
+	ev->last_ts = st->ts;
+}
+
+/* One record: a line plus the continuations a mail client split off. */
+static void record(struct scan *sc, const char *rec, size_t len,
+		   const struct line *first)
+{
+	struct logscan_hit hits[LOG_HITS_MAX];
+	struct stamp st;
+	const char *msg;
+	char dev[64];
+	size_t mlen, n;
+	struct line where = *first;
+
+	stamp(rec, len, &st);
+	msg = rec + st.msg;
+	mlen = len - st.msg;
+	device(msg, mlen, dev, sizeof(dev));
+	n = logscan_match(sc->ls, msg, mlen, hits, LOG_HITS_MAX,
+			  &sc->limit_hits);
+	where.p = rec;
+	where.len = len;
+	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)
+		count_hit(sc, &hits[i], msg, dev, &st, &where);
+	if (sc->log_facts < LOG_FACTS_MAX) {
+		struct fact *f = emit_begin(sc->e, "log", &where);
+
+		emit_str(sc->e, f, "text", msg, mlen, &where);
+		if (st.time[0])
+			emit_str(sc->e, f, "time", st.time, strlen(st.time),
+				 &where);
+		if (dev[0])
+			emit_str(sc->e, f, "device", dev, strlen(dev), &where);
+		if (st.host[0])
+			emit_str(sc->e, f, "host", st.host, strlen(st.host),
+				 &where);
+		emit_end(sc->e, f);
+		sc->log_facts++;
+	}
+}
+
+/* span_s, first_s, last_s and clock of an event whose times parsed. */
+static void emit_times(struct emit *e, struct fact *f, const struct event *ev)
+{
+	emit_num(e, f, "span_s",
+		 round((ev->last_ts - ev->first_ts) * 1000) / 1000, NULL);
+	emit_num(e, f, "first_s", round(ev->first_ts * 1000) / 1000, NULL);
+	emit_num(e, f, "last_s", round(ev->last_ts * 1000) / 1000, NULL);
+	const char *clock = ev->wall ? "wall" : "boot";
+
+	emit_str(e, f, "clock", clock, strlen(clock), NULL);
+}
+
+static void emit_events(struct scan *sc)
+{
+	for (size_t i = 0; i < sc->nevents; i++) {
+		struct event *ev = &sc->events[i];
+		struct fact *f = emit_begin(sc->e, "log_event", &ev->where);
+		const char *id = logscan_id(sc->ls, ev->sig);
+		const char *layer = logscan_layer(sc->ls, ev->sig);
+
+		emit_str(sc->e, f, "signature", id, strlen(id), &ev->where);
+		emit_str(sc->e, f, "layer", layer, strlen(layer), NULL);
+		/* Always present, so that rules can bind and join them. */
+		emit_value(sc->e, f, "device",
+			   value_str(ev->device, strlen(ev->device)),
+			   &ev->where);
+		emit_value(sc->e, f, "host",
+			   value_str(ev->host, strlen(ev->host)), &ev->where);
+		emit_int(sc->e, f, "count", ev->count, NULL);
+		if (ev->first[0]) {
+			emit_str(sc->e, f, "first", ev->first,
+				 strlen(ev->first), NULL);
+			emit_str(sc->e, f, "last", ev->last, strlen(ev->last),
+				 NULL);
+		}
+		if (ev->first_ts >= 0 && ev->last_ts >= ev->first_ts)
+			emit_times(sc->e, f, ev);
+		if (ev->detail[0])
+			emit_str(sc->e, f, "detail", ev->detail,
+				 strlen(ev->detail), &ev->where);
+		emit_end(sc->e, f);
+		free(ev->line);
+	}
+	free(sc->events);
+}
+
+/* Whether the first lines mostly carry timestamps (a third suffices, since
+ * a mail client may have wrapped every other line): then an unstamped
+ * line after an RDMA line is a continuation it split off. */
+static bool stamped(const char *text, size_t len)
+{
+	struct lines it;
+	struct line ln;
+	int with = 0, lines = 0;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &ln) && lines < 50) {
+		struct stamp st;
+
+		if (!line_trim(ln).len)
+			continue;
+		stamp(ln.p, ln.len, &st);
+		with += st.any;
+		lines++;
+	}
+	return lines && with * 3 >= lines;
+}
+
+struct log_stream {
+	struct scan sc;
+	struct strbuf rec; /* the open record */
+	struct line first; /* its first line */
+	bool open, started;
+	uint32_t lineno; /* lines read so far */
+	unsigned before; /* e->nfacts at the start */
+};
+
+struct log_stream *log_stream_new(struct emit *e)
+{
+	struct log_stream *s = xcalloc(1, sizeof(*s));
+
+	s->sc.e = e;
+	s->sc.ls = logscan_get(e->fb, NULL);
+	s->before = e->nfacts;
+	return s;
+}
+
+void log_stream_feed(struct log_stream *s, const char *text, size_t len)
+{
+	struct scan *sc = &s->sc;
+	struct strbuf *rec = &s->rec;
+	struct lines it;
+	struct line ln;
+
+	if (!s->started) {
+		sc->stamped = stamped(text, len);
+		s->started = true;
+	}
+	lines_init(&it, text, len);
+	it.no = s->lineno;
+	while (lines_next(&it, &ln)) {
+		struct stamp st;
+
+		/* A message cut after its "...:(pid N):" prefix, and its rest
+		 * indented on the next line, as people paste them. */
+		if (s->open && !sc->stamped && rec->len &&
+		    rec->buf[rec->len - 1] == ':' && ln.len &&
+		    (ln.p[0] == ' ' || ln.p[0] == '\t') && line_trim(ln).len) {
+			struct line t = line_trim(ln);
+
+			if (rec->len + t.len + 1 < LOG_RECORD_MAX) {
+				sb_putc(rec, ' ');
+				sb_add(rec, t.p, t.len);
+			}
+			continue;
+		}
+		if (s->open && sc->stamped && line_trim(ln).len) {
+			stamp(ln.p, ln.len, &st);
+			if (!st.any) {
+				struct line t = line_trim(ln);
+
+				if (rec->len + t.len + 1 < LOG_RECORD_MAX) {
+					sb_putc(rec, ' ');
+					sb_add(rec, t.p, t.len);
+				}
+				continue;
+			}
+		}
+		if (s->open)
+			record(sc, rec->buf, rec->len, &s->first);
+		sb_reset(rec);
+		/* No kernel message starts with '#': a comment a person
+		 * added to the paste. */
+		s->open = !(ln.len && ln.p[0] == '#') &&
+			  logscan_relevant(sc->ls, ln.p, ln.len);
+		if (s->open) {
+			s->first = ln;
+			sb_add(rec, ln.p,
+			       ln.len < LOG_RECORD_MAX ? ln.len :
+							 LOG_RECORD_MAX);
+		}
+	}
+	s->lineno = it.no;
+}
+
+int log_stream_end(struct log_stream *s)
+{
+	struct emit *e = s->sc.e;
+	int facts;
+
+	if (s->open)
+		record(&s->sc, s->rec.buf, s->rec.len, &s->first);
+	sb_release(&s->rec);
+	emit_events(&s->sc);
+	facts = (int)(e->nfacts - s->before);
+	free(s);
+	return facts;
+}
+
+int parse_dmesg(struct emit *e, const char *text, size_t len, const char *arg)
+{
+	struct log_stream *s = log_stream_new(e);
+
+	(void)arg;
+	log_stream_feed(s, text, len);
+	return log_stream_end(s);
+}
+
+/* How much a message looks like a kernel driver's: 2 for "<driver>
+ * <device>: " (dev_printk, ibdev_printk) or syslog's "kernel:", 1 for a
+ * bare "<module>: " (pr_fmt, easily confused with "key: value" output),
+ * else 0. */
+static int kernel_message(const struct line *ln, const struct stamp *st)
+{
+	const char *m = ln->p + st->msg, *end = ln->p + ln->len, *p = m, *sp;
+	bool underscore = false;
+
+	if (line_contains(ln, " kernel: "))
+		return 2;
+	while (p < end && (islower((unsigned char)*p) ||
+			   isdigit((unsigned char)*p) || *p == '_'))
+		underscore |= *p++ == '_';
+	if (p == m || p + 1 >= end)
+		return 0;
+	if (!underscore && !(p - m == 10 && !memcmp(m, "infiniband", 10)))
+		return 0;
+	if (p[0] == ':' && p[1] == ' ')
+		return 1;
+	/* "<driver> <device>: " or "<driver> <device> <interface>: " */
+	for (int tokens = 0; tokens < 2 && p < end && *p == ' '; tokens++) {
+		sp = memchr(p + 1, ' ', (size_t)(end - p - 1));
+		if (!sp || sp - p < 3)
+			return 0;
+		if (sp[-1] == ':')
+			return 2;
+		p = sp;
+	}
+	return 0;
+}
+
+int detect_dmesg(const char *text, size_t len)
+{
+	struct lines it;
+	struct line ln;
+	int stamped_lines = 0, kernel = 0, strong = 0, lines = 0;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &ln) && lines < 200) {
+		struct stamp st;
+		int k;
+
+		if (!line_trim(ln).len || line_starts(&ln, "#"))
+			continue;
+		lines++;
+		stamp(ln.p, ln.len, &st);
+		stamped_lines += st.any;
+		k = kernel_message(&ln, &st);
+		kernel += k;
+		strong += k == 2;
+	}
+	if (!lines)
+		return 0;
+	if (stamped_lines * 2 >= lines)
+		return kernel ? 80 : 45;
+	return strong && kernel >= lines ? 60 : 0;
+}

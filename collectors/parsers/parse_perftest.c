@@ -1,0 +1,245 @@
+/* perftest (ib_write_bw, ib_read_lat, ...): the test title, the header's
+ * Device and Link type, the last result row, and failure strings. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collectors/parsers/formats.h"
+
+/* perftest's MiB/sec (0x100000 bytes) to Gb/sec (125000000 bytes). */
+#define MIB_TO_GBIT (1048576.0 / 125000000.0)
+
+enum table {
+	TABLE_NONE,
+	TABLE_BW,
+	TABLE_BW_QOS,
+	TABLE_LAT,
+};
+
+/* Verb words of the title line ("RDMA_Write BW Test") and the name of
+ * the tool that prints them. */
+static const struct {
+	const char *title;
+	const char *tool;
+} verbs[] = {
+	{ "RDMA_Write", "write" },
+	{ "RDMA_Read", "read" },
+	{ "Send", "send" },
+	{ "Atomic", "atomic" },
+};
+
+/* Lines perftest prints when a test cannot run. */
+static const char *const failures[] = {
+	"Failed to ", "Unable to ",	"Couldn't ",
+	"Couldnt ",   "Did not detect", "No IB devices",
+	"IB device ", "Error ",		"ERROR:",
+};
+
+struct result {
+	char test[32];
+	struct line title, device_line, link_line, row, error, warning;
+	struct line device, link;
+	enum table table;
+	bool mib;
+	double size, peak, avg, typical;
+};
+
+/* The value after "key ... :" on a header line holding one or two
+ * "key : value" pairs. */
+static bool header_value(const struct line *ln, const char *key,
+			 struct line *val)
+{
+	const char *at = memmem(ln->p, ln->len, key, strlen(key));
+	const char *end = ln->p + ln->len, *colon;
+
+	if (!at)
+		return false;
+	colon = memchr(at, ':', (size_t)(end - at));
+	if (!colon)
+		return false;
+	val->p = colon + 1;
+	while (val->p < end && (*val->p == ' ' || *val->p == '\t'))
+		val->p++;
+	val->len = 0;
+	while (val->p + val->len < end &&
+	       !isspace((unsigned char)val->p[val->len]))
+		val->len++;
+	val->no = ln->no;
+	return val->len > 0;
+}
+
+static void title(struct result *r, const struct line *ln)
+{
+	bool bw = line_contains(ln, " BW ") || line_contains(ln, "BW Test");
+	bool lat = line_contains(ln, "Latency Test");
+
+	if (!bw && !lat)
+		return;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++) {
+		struct line t = line_trim(*ln);
+
+		if (line_starts(&t, verbs[i].title)) {
+			snprintf(r->test, sizeof(r->test), "ib_%s_%s",
+				 verbs[i].tool, bw ? "bw" : "lat");
+			r->title = *ln;
+		}
+	}
+}
+
+static void command_line(struct result *r, const struct line *ln)
+{
+	static const char *const tools[] = {
+		"ib_write_bw",	"ib_read_bw",  "ib_send_bw",  "ib_atomic_bw",
+		"ib_write_lat", "ib_read_lat", "ib_send_lat", "ib_atomic_lat",
+	};
+
+	if (r->test[0])
+		return;
+	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools); i++)
+		if (line_contains(ln, tools[i]))
+			snprintf(r->test, sizeof(r->test), "%s", tools[i]);
+}
+
+static void data_row(struct result *r, const struct line *ln)
+{
+	struct line tok[8];
+	size_t n = line_split(ln, tok, 8);
+	double v[8];
+
+	if (n < 4 || !isdigit((unsigned char)tok[0].p[0]))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!line_number(&tok[i], &v[i]))
+			return;
+	r->row = *ln;
+	r->size = v[0];
+	if (r->table == TABLE_BW && n >= 4) {
+		r->peak = v[2];
+		r->avg = v[3];
+	} else if (r->table == TABLE_BW_QOS && n >= 5) {
+		r->peak = v[3];
+		r->avg = v[4];
+	} else if (r->table == TABLE_LAT && n >= 5) {
+		r->typical = v[4];
+	}
+}
+
+static void emit_result(struct emit *e, struct result *r)
+{
+	struct fact *f;
+	const struct line *at = r->row.p   ? &r->row :
+				r->error.p ? &r->error :
+					     &r->title;
+	double k = r->mib ? MIB_TO_GBIT : 1;
+
+	if (!r->row.p && !r->error.p)
+		return;
+	f = emit_begin(e, "perftest", at->p ? at : NULL);
+	if (r->test[0])
+		emit_str(e, f, "test", r->test, strlen(r->test),
+			 r->title.p ? &r->title : at);
+	if (r->device.p)
+		emit_line(e, f, "hca", &r->device, &r->device_line);
+	if (r->link.p)
+		emit_line(e, f, "link_type", &r->link, &r->link_line);
+	if (r->row.p) {
+		emit_int(e, f, "msg_size", (int64_t)r->size, &r->row);
+		if (r->table == TABLE_LAT) {
+			emit_num(e, f, "lat_typical_us", r->typical, &r->row);
+		} else {
+			emit_num(e, f, "bw_peak_gbps", r->peak * k, &r->row);
+			emit_num(e, f, "bw_avg_gbps", r->avg * k, &r->row);
+		}
+	}
+	if (r->error.p)
+		emit_line(e, f, "error", &r->error, &r->error);
+	if (r->warning.p)
+		emit_line(e, f, "warning", &r->warning, &r->warning);
+	emit_end(e, f);
+}
+
+int parse_perftest(struct emit *e, const char *text, size_t len,
+		   const char *arg)
+{
+	struct result r = { 0 };
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+
+	if (arg)
+		snprintf(r.test, sizeof(r.test), "%s", arg);
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw), val;
+
+		if (line_contains(&ln, " Test") && !r.title.p)
+			title(&r, &ln);
+		command_line(&r, &ln);
+		if (!r.device.p && header_value(&ln, "Device", &val) &&
+		    line_contains(&ln, " : ")) {
+			r.device = val;
+			r.device_line = ln;
+		}
+		if (!r.link.p && header_value(&ln, "Link type", &val)) {
+			r.link = val;
+			r.link_line = ln;
+		}
+		if (line_starts(&ln, "#bytes")) {
+			r.table = line_contains(&ln, "t_typical") ||
+						  line_contains(&ln, "t_avg") ?
+					  TABLE_LAT :
+				  line_contains(&ln, "#sl") ? TABLE_BW_QOS :
+							      TABLE_BW;
+			r.mib = line_contains(&ln, "MB/sec") ||
+				line_contains(&ln, "MiB/sec");
+			continue;
+		}
+		if (r.table != TABLE_NONE && ln.len &&
+		    isdigit((unsigned char)ln.p[0])) {
+			data_row(&r, &ln);
+			continue;
+		}
+		if (line_starts(&ln, "Conflicting CPU frequency") &&
+		    !r.warning.p)
+			r.warning = ln;
+		for (size_t i = 0; i < sizeof(failures) / sizeof(*failures);
+		     i++)
+			if (line_starts(&ln, failures[i]) && !r.error.p)
+				r.error = ln;
+	}
+	emit_result(e, &r);
+	return (int)(e->nfacts - before);
+}
+
+int detect_perftest(const char *text, size_t len)
+{
+	struct lines it;
+	struct line raw;
+	int score = 0;
+
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw) && it.no < 400) {
+		struct line ln = line_trim(raw);
+
+		if (line_starts(&ln, "#bytes") &&
+		    (line_contains(&ln, "BW average") ||
+		     line_contains(&ln, "t_typical") ||
+		     line_contains(&ln, "#iterations")))
+			score += 70;
+		else if (line_contains(&ln, "BW Test") ||
+			 line_contains(&ln, "Latency Test") ||
+			 line_contains(&ln, "Bidirectional BW"))
+			score += 40;
+		else if (line_starts(&ln, "Unable to Connect the HCA") ||
+			 line_starts(&ln, "Did not detect devices") ||
+			 (line_starts(&ln, "Failed to modify QP") &&
+			  line_contains(&ln, "to RTR")))
+			score += 50;
+		else if (line_contains(&ln, "ib_write_bw") ||
+			 line_contains(&ln, "ib_read_bw") ||
+			 line_contains(&ln, "ib_send_bw") ||
+			 line_contains(&ln, "_lat "))
+			score += 20;
+	}
+	return score > 100 ? 100 : score;
+}

@@ -1,0 +1,311 @@
+/* libarchive behind a small interface. */
+#include "collectors/sources/archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/strbuf.h"
+#include "engine/xalloc.h"
+
+int archive_decompress(const char *data, size_t len, size_t max, char **out,
+		       size_t *outlen, char *err, size_t errsize)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *entry;
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	la_ssize_t n;
+	int rc = 0;
+
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &entry) != ARCHIVE_OK) {
+		snprintf(err, errsize, "%s",
+			 archive_error_string(a) ? archive_error_string(a) :
+						   "not compressed data");
+		rc = -EINVAL;
+		goto out;
+	}
+	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
+		if (sb.len + (size_t)n > max) {
+			snprintf(err, errsize,
+				 "more than %zu bytes once decompressed", max);
+			rc = -E2BIG;
+			goto out;
+		}
+		sb_add(&sb, buf, (size_t)n);
+	}
+	if (n < 0) {
+		snprintf(err, errsize, "%s", archive_error_string(a));
+		rc = -EIO;
+	}
+out:
+	archive_read_free(a);
+	if (rc) {
+		sb_release(&sb);
+		return rc;
+	}
+	*outlen = sb.len;
+	*out = sb_detach(&sb);
+	return 0;
+}
+
+static enum archive_member_type member_type(struct archive_entry *e)
+{
+	if (archive_entry_hardlink(e))
+		return ARCHIVE_HARDLINK;
+	switch (archive_entry_filetype(e)) {
+	case AE_IFREG:
+		return ARCHIVE_FILE;
+	case AE_IFDIR:
+		return ARCHIVE_DIR;
+	case AE_IFLNK:
+		return ARCHIVE_SYMLINK;
+	default:
+		return ARCHIVE_OTHER;
+	}
+}
+
+/* A buffer for a member, its pages mapped in one call where the kernel
+ * can (MADV_POPULATE_WRITE, Linux 5.14), rather than one fault a page:
+ * in a VM a fault is dear, and a large member fills its buffer anyway. */
+static char *member_buffer(size_t size)
+{
+	char *p = xmalloc(size);
+
+#ifdef MADV_POPULATE_WRITE
+	if (size >= (1u << 20)) {
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+		uintptr_t e = ((uintptr_t)p + size) & ~(page - 1);
+
+		if (e > a)
+			madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+	}
+#endif
+	return p;
+}
+
+/* What is kept of a member: at most keep bytes of it. */
+struct content {
+	char *data; /* owned; NULL when nothing is kept */
+	size_t len, cap, keep;
+	bool truncated; /* the member holds more than keep bytes */
+};
+
+/* Copies the part of a block at offset that falls below keep into c,
+ * zeros for a hole a sparse member leaves before it. */
+static void keep_block(struct content *c, const char *block, size_t size,
+		       uint64_t offset)
+{
+	uint64_t end = offset + size;
+	size_t start;
+
+	if (end > c->keep) {
+		c->truncated = true;
+		end = c->keep;
+	}
+	if (end > c->cap) { /* more than the archive declared */
+		size_t grown = c->cap * 2 + 4096;
+
+		c->cap = grown > c->keep ? c->keep : grown;
+		if (c->cap < end)
+			c->cap = (size_t)end;
+		c->data = xrealloc(c->data, c->cap + 1);
+	}
+	start = offset < end ? (size_t)offset : (size_t)end;
+	if (start > c->len)
+		memset(c->data + c->len, 0, start - c->len);
+	if (end > start)
+		memcpy(c->data + start, block, (size_t)end - start);
+	if (end > c->len)
+		c->len = (size_t)end;
+}
+
+/* Reads a member's content block by block as the decompressor hands it
+ * over, copying into c what c keeps and reading the rest past unstored.
+ * Every byte counts towards *total, the zeros of a sparse member's holes
+ * too; more than total_max gives -E2BIG, a read error -EIO.  c->data is
+ * owned by the caller either way. */
+static int read_member(struct archive *a, int64_t declared, uint64_t *total,
+		       uint64_t total_max, struct content *c)
+{
+	const void *block;
+	size_t size;
+	la_int64_t offset;
+	uint64_t at = 0; /* where the last block ended */
+	int r;
+
+	if (c->keep) {
+		c->cap = declared >= 0 && (uint64_t)declared < c->keep ?
+				 (size_t)declared :
+				 c->keep;
+		c->data = member_buffer(c->cap + 1);
+	}
+	while ((r = archive_read_data_block(a, &block, &size, &offset)) ==
+	       ARCHIVE_OK) {
+		if (offset < 0 || (uint64_t)offset < at)
+			return -EIO; /* out of order */
+		*total += (uint64_t)offset - at + size;
+		if (*total > total_max)
+			return -E2BIG;
+		at = (uint64_t)offset + size;
+		if (c->keep)
+			keep_block(c, block, size, (uint64_t)offset);
+	}
+	if (c->data)
+		c->data[c->len] = '\0';
+	return r == ARCHIVE_EOF ? 0 : -EIO;
+}
+
+int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
+		 archive_member_fn fn, void *ctx, char *err, size_t errsize)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *entry;
+	uint64_t total = 0;
+	int rc = 0, r;
+
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+		snprintf(err, errsize, "%s", archive_error_string(a));
+		archive_read_free(a);
+		return -EINVAL;
+	}
+	while ((r = archive_read_next_header(a, &entry)) == ARCHIVE_OK ||
+	       r == ARCHIVE_WARN) {
+		struct archive_member m = { 0 };
+		struct content c = { 0 };
+
+		m.path = archive_entry_pathname(entry);
+		m.type = member_type(entry);
+		m.size = archive_entry_size_is_set(entry) ?
+				 archive_entry_size(entry) :
+				 -1;
+		m.link = m.type == ARCHIVE_HARDLINK ?
+				 archive_entry_hardlink(entry) :
+			 m.type == ARCHIVE_SYMLINK ?
+				 archive_entry_symlink(entry) :
+				 NULL;
+		if (!m.path)
+			continue;
+		if (m.type == ARCHIVE_FILE) {
+			c.keep = keep(ctx, &m);
+			rc = read_member(a, m.size, &total, total_max, &c);
+			if (rc == -E2BIG)
+				snprintf(
+					err, errsize,
+					"more than %llu MiB once decompressed (a decompression bomb?)",
+					(unsigned long long)(total_max >> 20));
+			else if (rc)
+				snprintf(err, errsize, "member '%s': %s",
+					 m.path,
+					 archive_error_string(a) ?
+						 archive_error_string(a) :
+						 "read error");
+			if (rc) {
+				free(c.data);
+				break;
+			}
+		}
+		rc = fn(ctx, &m, c.data, c.len, c.truncated);
+		if (rc)
+			break;
+	}
+	if (!rc && r != ARCHIVE_EOF) {
+		snprintf(err, errsize, "%s",
+			 archive_error_string(a) ? archive_error_string(a) :
+						   "corrupt archive");
+		rc = -EIO;
+	}
+	archive_read_free(a);
+	return rc;
+}
+
+int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
+		      char *err, size_t errsize)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	time_t now = time(NULL);
+	int rc = 0;
+
+	archive_write_add_filter_gzip(a);
+	archive_write_set_format_pax_restricted(a);
+	if (archive_write_open_filename(a, path) != ARCHIVE_OK) {
+		snprintf(err, errsize, "%s", archive_error_string(a));
+		rc = -EIO;
+		goto out;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		archive_entry_clear(e);
+		archive_entry_set_pathname(e, m[i].path);
+		archive_entry_set_mtime(e, now, 0);
+		switch (m[i].type) {
+		case ARCHIVE_DIR:
+			archive_entry_set_filetype(e, AE_IFDIR);
+			archive_entry_set_perm(e, 0755);
+			break;
+		case ARCHIVE_SYMLINK:
+			archive_entry_set_filetype(e, AE_IFLNK);
+			archive_entry_set_perm(e, 0777);
+			archive_entry_set_symlink(e, m[i].link);
+			break;
+		default:
+			archive_entry_set_filetype(e, AE_IFREG);
+			archive_entry_set_perm(e, 0644);
+			archive_entry_set_size(e, (la_int64_t)m[i].len);
+			break;
+		}
+		if (archive_write_header(a, e) != ARCHIVE_OK ||
+		    (m[i].type == ARCHIVE_FILE && m[i].len &&
+		     archive_write_data(a, m[i].data, m[i].len) !=
+			     (la_ssize_t)m[i].len)) {
+			snprintf(err, errsize, "%s: %s", m[i].path,
+				 archive_error_string(a));
+			rc = -EIO;
+		}
+	}
+	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
+		snprintf(err, errsize, "%s", archive_error_string(a));
+		rc = -EIO;
+	}
+out:
+	archive_entry_free(e);
+	archive_write_free(a);
+	return rc;
+}
+
+bool archive_looks_like(const char *path)
+{
+	unsigned char h[512];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n >= 6 && !memcmp(h,
+			      "\xfd"
+			      "7zXZ\0",
+			      6))
+		return true;
+	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
+		return true;
+	if (n >= 3 && !memcmp(h, "BZh", 3))
+		return true;
+	return n >= 262 && !memcmp(h + 257, "ustar", 5);
+}

@@ -247,6 +247,8 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->src = fact_base_source(fb, source);
 	e->nfacts = 0;
 	e->line_base = 0;
+	e->watch_kind = 0;
+	e->watched = 0;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
@@ -354,6 +356,8 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 		return NULL;
 	}
 	e->nfacts++;
+	if (e->watch_kind && f->kind == e->watch_kind)
+		e->watched++;
 	return fact_base_commit(e->fb, f, &added);
 }
 

@@ -75,6 +75,10 @@ struct emit {
 	/* Added to every cited line: a parser given part of a file (one
 	 * command of a pasted session) still cites the file's lines. */
 	uint32_t line_base;
+	/* Facts of kind watch_kind (a symbol; 0 for none) committed, for
+	 * the count of a listing. */
+	uint32_t watch_kind;
+	unsigned watched;
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);

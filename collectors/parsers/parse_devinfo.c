@@ -277,32 +277,6 @@ int parse_ibv_devinfo(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibv_devinfo(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "hca_id:"))
-			score += 60;
-		else if (line_starts(&ln, "phys_port_cnt:") ||
-			 line_starts(&ln, "vendor_part_id:") ||
-			 line_starts(&ln, "active_mtu:"))
-			score += 15;
-		else if (line_starts(&ln, "No IB devices found") ||
-			 line_starts(&ln, "Failed to open device"))
-			score += 40;
-		else if (line_starts(&ln, "libibverbs: Warning:"))
-			score += 25;
-		else if (line_contains(&ln, "ibv_devinfo"))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}
 
 /* ibv_devices: a "device  node GUID" header, a dashed rule, then one
  * "name  guid" row per device. */
@@ -346,23 +320,3 @@ int parse_ibv_devices(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibv_devices(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 200) {
-		struct line ln = line_trim(raw), tok[3];
-		size_t n = line_split(&ln, tok, 3);
-
-		if (n == 3 && line_eq(&tok[0], "device") &&
-		    line_eq(&tok[1], "node") && line_eq(&tok[2], "GUID"))
-			score += 70;
-		else if (n == 2 && line_eq(&tok[0], "------") &&
-			 line_starts(&tok[1], "--------"))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}

@@ -125,27 +125,7 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibstat(const char *text, size_t len)
+bool ibstat_ca_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len < 65536 ? len : 65536);
-	while (lines_next(&it, &raw)) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "CA '") && ln.p[ln.len - 1] == '\'')
-			score += 60;
-		else if (line_starts(&ln, "CA type:") ||
-			 line_starts(&ln, "Firmware version:") ||
-			 line_starts(&ln, "Physical state:"))
-			score += 15;
-		else if (line_starts(&ln, "ibpanic:") &&
-			 line_contains(&ln, "main:"))
-			score += 40;
-		if (score >= 100)
-			return 100;
-	}
-	return score;
+	return line_starts(ln, "CA '") && ln->p[ln->len - 1] == '\'';
 }

@@ -211,35 +211,3 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_perftest(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 400) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "#bytes") &&
-		    (line_contains(&ln, "BW average") ||
-		     line_contains(&ln, "t_typical") ||
-		     line_contains(&ln, "#iterations")))
-			score += 70;
-		else if (line_contains(&ln, "BW Test") ||
-			 line_contains(&ln, "Latency Test") ||
-			 line_contains(&ln, "Bidirectional BW"))
-			score += 40;
-		else if (line_starts(&ln, "Unable to Connect the HCA") ||
-			 line_starts(&ln, "Did not detect devices") ||
-			 (line_starts(&ln, "Failed to modify QP") &&
-			  line_contains(&ln, "to RTR")))
-			score += 50;
-		else if (line_contains(&ln, "ib_write_bw") ||
-			 line_contains(&ln, "ib_read_bw") ||
-			 line_contains(&ln, "ib_send_bw") ||
-			 line_contains(&ln, "_lat "))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}

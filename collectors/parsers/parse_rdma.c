@@ -195,25 +195,68 @@ int parse_rdma(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_rdma(const char *text, size_t len)
+static char line_kind(const struct line *ln)
+{
+	struct line tok[RDMA_TOKENS], name;
+	size_t n = line_split(ln, tok, RDMA_TOKENS);
+	unsigned port;
+	char kind = classify(tok, n, &name, &port);
+
+	if (kind == 'l' && !value_of(tok, 2, n, "state") &&
+	    !value_of(tok, 2, n, "physical_state"))
+		return 0;
+	return kind;
+}
+
+bool rdma_link_line(const struct line *ln)
+{
+	return line_kind(ln) == 'l';
+}
+
+bool rdma_dev_line(const struct line *ln)
+{
+	return line_kind(ln) == 'd';
+}
+
+/* rdma statistic show: "link mlx5_0/1 rx_write_requests 0 rx_read_requests
+ * 0 ..." (iproute2 rdma/stat.c: the link, then name value pairs) */
+bool rdma_statistic_line(const struct line *ln)
+{
+	struct line tok[4], name;
+	unsigned port;
+
+	return line_split(ln, tok, 4) == 4 && line_eq(&tok[0], "link") &&
+	       dev_port(tok[1], &name, &port) && digits(tok[3].p, tok[3].len);
+}
+
+int parse_rdma_statistic(struct emit *e, const char *text, size_t len,
+			 const char *arg)
 {
 	struct lines it;
 	struct line raw;
-	int score = 0;
+	unsigned before = e->nfacts;
 
+	(void)arg;
 	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
+	while (lines_next(&it, &raw)) {
 		struct line ln = line_trim(raw), tok[RDMA_TOKENS], name;
 		size_t n = line_split(&ln, tok, RDMA_TOKENS);
 		unsigned port;
-		char kind = classify(tok, n, &name, &port);
 
-		if (kind == 'l' && (value_of(tok, 2, n, "state") ||
-				    value_of(tok, 2, n, "physical_state")))
-			score += 50;
-		else if (kind == 'd' ||
-			 line_starts(&ln, "Failed to open NETLINK_RDMA socket"))
-			score += 50;
+		if (!rdma_statistic_line(&ln) || !dev_port(tok[1], &name, &port))
+			continue;
+		for (size_t i = 2; i + 1 < n; i += 2) {
+			struct fact *f;
+
+			if (!digits(tok[i + 1].p, tok[i + 1].len))
+				break;
+			f = emit_begin(e, "counter", &ln);
+			emit_line(e, f, "hca", &name, &ln);
+			emit_int(e, f, "port", port, &ln);
+			emit_line(e, f, "name", &tok[i], &ln);
+			emit_line(e, f, "value", &tok[i + 1], &ln);
+			emit_end(e, f);
+		}
 	}
-	return score > 100 ? 100 : score;
+	return (int)(e->nfacts - before);
 }

@@ -550,7 +550,7 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		else
 			facts = fmt->parse(&e, f.data, f.len, NULL);
 	}
-	if (!fmt && !sum.understood) {
+	if (!fmt && !sum.understood && !sum.recognised) {
 		say_nothing_read(run, path, &f, &sum);
 		blocks_summary_release(&sum);
 		fetch_release(&f);

@@ -738,7 +738,11 @@ static void cut_regions(struct cutter *k)
 		    !(cur->use && cur->use->format &&
 		      format_score(format_find(cur->use->format), t.p, t.len) >
 			      0)) {
-			cur = add_block(k, next, raw.no + 1, NULL);
+			/* the heading is the block's first line: some
+			 * outputs start so ("# Port counters: Lid 1") */
+			cur = add_block(k, raw.p, raw.no, NULL);
+			cur->end = raw.p + raw.len;
+			cur->last = raw.no;
 			continue;
 		}
 		cur->end = raw.p + raw.len;
@@ -986,8 +990,15 @@ static void summarize(struct blocks_summary *sum, const struct block *b,
 		      size_t i)
 {
 	if (i < DETAIL_BLOCKS) {
-		sb_printf(&sum->detail, "%slines %u-%u ", i ? ", " : "",
-			  b->first, b->last);
+		if (b->last < b->first)
+			sb_printf(&sum->detail, "%safter line %u ", i ? ", " : "",
+				  b->first - 1);
+		else if (b->last == b->first)
+			sb_printf(&sum->detail, "%sline %u ", i ? ", " : "",
+				  b->first);
+		else
+			sb_printf(&sum->detail, "%slines %u-%u ",
+				  i ? ", " : "", b->first, b->last);
 		if (b->facts)
 			sb_printf(&sum->detail, "%s (%u)",
 				  b->fmt ? b->fmt->name : "kernel log",
@@ -1104,6 +1115,7 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 				  strcmp(sum->format, parts[i].fmt->name)))
 				sum->format = NULL;
 			sum->understood += parts[i].facts > 0;
+			sum->recognised += parts[i].fmt != NULL;
 			summarize(sum, &parts[i], i);
 		}
 		emit_block(e, &parts[i]);
@@ -1112,6 +1124,10 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 		sum->facts = (int)(e->nfacts - before);
 		if (!sum->understood)
 			sum->looks_like = guess(text, len);
+		if (!sum->understood && sum->recognised)
+			for (size_t i = 0; i < nparts; i++)
+				if (parts[i].fmt)
+					sum->format = parts[i].fmt->name;
 	}
 	for (size_t i = 0; i < k.nuses; i++)
 		free(k.uses[i]);

@@ -15,6 +15,7 @@
  * the "cannot read this" message. */
 struct blocks_summary {
 	unsigned blocks, understood;
+	unsigned recognised; /* blocks of a known format, facts or not */
 	int facts;
 	struct strbuf detail; /* "lines 1-12 ibstat, 13-15 ignored, ..." */
 	const char *format; /* the one format every understood block is,

@@ -221,8 +221,8 @@ static const struct marker m_ucx_log[] = {
 	TEST(ucx_log_line, 40),
 };
 static const struct marker m_facts[] = {
-	PREN("{", 10, 1),
 	HAS("\"facts\"", 90),
+	PREN("{", 10, 1),
 };
 
 static const struct format formats[] = {
@@ -288,10 +288,13 @@ int format_score(const struct format *f, const char *text, size_t len)
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw) && it.no <= f->lines) {
 		struct line ln = line_unmark(raw);
+		bool comment;
 
 		if (!ln.len)
 			continue;
-		lines++;
+		comment = ln.p[0] == '#';
+		/* a comment a poster added counts only when it is output */
+		lines += !comment;
 		for (size_t i = 0; i < f->nmarkers && i < MARKERS_MAX; i++) {
 			const struct marker *m = &f->markers[i];
 
@@ -301,7 +304,7 @@ int format_score(const struct format *f, const char *text, size_t len)
 				hits[i]++;
 				score += m->weight;
 			}
-			matched++;
+			matched += !comment;
 			break;
 		}
 		if (score >= 100 && !f->share)

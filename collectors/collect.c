@@ -473,12 +473,12 @@ static void say_nothing_read(struct collect_run *run, const char *path,
 			sb_str(&kinds));
 	else if (sum->looks_like)
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"nothing read from %u lines in %u blocks: the closest format is %s, but no line of it gave a value; if it is that output, name it as %s=%s; rdmadoctor reads: %s",
-			lines, sum->blocks, sum->looks_like, sum->looks_like,
-			path, sb_str(&kinds));
+			"cannot tell what this file holds: nothing read from %u lines in %u blocks; the closest format is %s, but no line of it gave a value; if it is that output, name its kind as KIND=%s with KIND %s; rdmadoctor reads: %s",
+			lines, sum->blocks, sum->looks_like, path,
+			sum->looks_like, sb_str(&kinds));
 	else
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"nothing read from %u lines in %u blocks: they look like prose or the output of a tool rdmadoctor does not read, and hold no kernel-log or application error line; name the kind as KIND=%s, where KIND is one of: %s",
+			"cannot tell what this file holds: nothing read from %u lines in %u blocks, which look like prose or the output of a tool rdmadoctor does not read and hold no kernel-log or application error line; name its kind as KIND=%s, where KIND is one of: %s",
 			lines, sum->blocks, path, sb_str(&kinds));
 	sb_release(&kinds);
 }

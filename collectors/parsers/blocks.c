@@ -1052,6 +1052,33 @@ static const char *guess(const char *text, size_t len)
 	return name;
 }
 
+/* Joins fragments of one output that prose or fences split ("it has:
+ * LnkCap ... and: LnkSta ..."): parts of one format without a command of
+ * their own, with only unread parts between them.  An output under a
+ * command line of its own stays apart: it is another snapshot. */
+static size_t join_fragments(struct block *parts, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t prev = out;
+
+		while (prev > 0 && !parts[prev - 1].fmt &&
+		       !parts[prev - 1].use)
+			prev--;
+		if (prev > 0 && parts[i].fmt && !parts[i].use &&
+		    parts[prev - 1].fmt == parts[i].fmt &&
+		    !parts[prev - 1].use && prev < out) {
+			parts[prev - 1].end = parts[i].end;
+			parts[prev - 1].last = parts[i].last;
+			out = prev;
+			continue;
+		}
+		parts[out++] = parts[i];
+	}
+	return out;
+}
+
 int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 		 struct blocks_summary *sum)
 {
@@ -1068,6 +1095,7 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	cut_regions(&k);
 	for (size_t i = 0; i < k.n; i++)
 		split_region(&k.b[i], &parts, &nparts, &cap);
+	nparts = join_fragments(parts, nparts);
 	le.line_base = e->line_base;
 	le.nfacts = 0;
 	log = log_stream_new(&le);

@@ -469,17 +469,17 @@ static void say_nothing_read(struct collect_run *run, const char *path,
 	}
 	if (lines == blank)
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"the file is empty; rdmadoctor reads these kinds of output: %s",
+			"cannot tell what this file holds: it is empty; rdmadoctor reads these kinds of output: %s",
 			sb_str(&kinds));
 	else if (sum->looks_like)
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"cannot tell what this file holds: nothing read from %u lines in %u blocks; the closest format is %s, but no line of it gave a value; if it is that output, name its kind as KIND=%s with KIND %s; rdmadoctor reads: %s",
-			lines, sum->blocks, sum->looks_like, path,
-			sum->looks_like, sb_str(&kinds));
+			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s (nothing was read from its %u lines in %u blocks; the closest is %s, but no line of it gave a value)",
+			path, sb_str(&kinds), lines, sum->blocks,
+			sum->looks_like);
 	else
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"cannot tell what this file holds: nothing read from %u lines in %u blocks, which look like prose or the output of a tool rdmadoctor does not read and hold no kernel-log or application error line; name its kind as KIND=%s, where KIND is one of: %s",
-			lines, sum->blocks, path, sb_str(&kinds));
+			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s (nothing was read from its %u lines in %u blocks: they look like prose or the output of a tool rdmadoctor does not read, with no kernel-log or application error line)",
+			path, sb_str(&kinds), lines, sum->blocks);
 	sb_release(&kinds);
 }
 
@@ -558,8 +558,9 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	}
 	detail = xasprintf(
 		"%s: %d fact%s%s%s%s", path, facts, facts == 1 ? "" : "s",
-		sum.detail.len ? "; " : "", sum.detail.len ? sb_str(&sum.detail) : "",
-		f.status == FETCH_TRUNCATED ? " (file cut at the size cap)" : "");
+		f.status == FETCH_TRUNCATED ? " (file cut at the size cap)" : "",
+		sum.detail.len ? "; " : "",
+		sum.detail.len ? sb_str(&sum.detail) : "");
 	record(run, fmt ? fmt->name : sum.format ? sum.format : "paste", facts ? f.status : FETCH_ERROR,
 	       facts > 0, facts ? detail : "no facts found in the file");
 	if (!facts)

@@ -890,12 +890,21 @@ static bool shows_header(const struct block *b)
 	return false;
 }
 
+static size_t tool_errors(const struct emit *e)
+{
+	size_t n = 0;
+
+	fact_base_of_kind(e->fb, sym_intern_cstr("tool_error"), &n);
+	return n;
+}
+
 /* Parses one block with its format; the facts it gave. */
 static unsigned parse_block(struct emit *e, struct block *b)
 {
 	const struct command_use *u = b->listed ? b->use : NULL;
 	uint32_t base = e->line_base, kind = 0;
 	unsigned before = e->nfacts, watched;
+	size_t errors;
 	struct line cmd = { NULL, 0, 0 };
 
 	if (!b->fmt)
@@ -905,13 +914,16 @@ static unsigned parse_block(struct emit *e, struct block *b)
 		e->watch_kind = kind;
 		e->watched = 0;
 	}
+	errors = tool_errors(e);
 	e->line_base = base + b->first - 1;
 	b->fmt->parse(e, b->start, (size_t)(b->end - b->start),
 		      u && u->arg[0] ? u->arg : NULL);
 	e->line_base = base;
 	watched = e->watched;
 	e->watch_kind = 0;
-	if (b->fmt->lists &&
+	/* a tool that printed an error instead of its listing lists
+	 * nothing: what it does not show is not evidence */
+	if (b->fmt->lists && tool_errors(e) == errors &&
 	    ((u && u->complete && u->text[0] && strncmp(u->text, "==>", 3)) ||
 	     (!u && shows_header(b)))) {
 		if (u)
@@ -1086,7 +1098,7 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	struct block *parts = NULL;
 	size_t nparts = 0, cap = 0, len;
 	char *text = normalize(raw, rawlen, &len);
-	unsigned before = e->nfacts;
+	unsigned before = e->nfacts, read;
 	struct emit le = *e;
 	struct log_stream *log;
 
@@ -1128,6 +1140,7 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	}
 	log_stream_end(log);
 	e->nfacts += le.nfacts;
+	read = e->nfacts - before;
 	if (sum) {
 		memset(sum, 0, sizeof(*sum));
 		sum->detail = (struct strbuf)STRBUF_INIT;
@@ -1149,7 +1162,7 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 		emit_block(e, &parts[i]);
 	}
 	if (sum) {
-		sum->facts = (int)(e->nfacts - before);
+		sum->facts = (int)read;
 		if (!sum->understood)
 			sum->looks_like = guess(text, len);
 		if (!sum->understood && sum->recognised)
@@ -1163,7 +1176,7 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	free(k.b);
 	free(parts);
 	free(text);
-	return (int)(e->nfacts - before);
+	return (int)read;
 }
 
 void blocks_summary_release(struct blocks_summary *sum)

@@ -27,7 +27,8 @@ struct blocks_summary {
 /* Cuts text into blocks and parses each into e (citing the text's lines);
  * adds a block fact per block and a listing fact per listing output.
  * sum (may be NULL) gets what was read; release it with
- * blocks_summary_release().  Returns the facts added. */
+ * blocks_summary_release().  Returns the facts read from the text (the
+ * block facts, which say how it was read, not counted). */
 int blocks_parse(struct emit *e, const char *text, size_t len,
 		 struct blocks_summary *sum);
 void blocks_summary_release(struct blocks_summary *sum);

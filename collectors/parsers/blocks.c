@@ -56,8 +56,8 @@ static const struct command {
 	{ "ibdev2netdev", NULL, "ibdev2netdev", ARG_NONE, NULL },
 	{ "ofed_info", NULL, "ofed_info", ARG_NONE, NULL },
 	{ "lspci", NULL, "lspci", ARG_NONE, NULL },
-	{ "flint", NULL, "flint_q", ARG_AFTER, "-d" },
-	{ "mstflint", NULL, "flint_q", ARG_AFTER, "-d" },
+	{ "flint", NULL, "flint_q", ARG_AFTER, "-d|--device" },
+	{ "mstflint", NULL, "flint_q", ARG_AFTER, "-d|--device" },
 	{ "mlxfwmanager", NULL, "mlxfwmanager", ARG_NONE, NULL },
 	{ "mlxup", NULL, "mlxfwmanager", ARG_NONE, NULL },
 	{ "mst", "status", "mst_status", ARG_NONE, NULL },
@@ -601,6 +601,10 @@ static bool bare_command_line(const struct line *ln, struct command_use *u)
 	if (!n || n > 8 || line_contains(ln, ": ") || ln->p[ln->len - 1] == '.' ||
 	    ln->p[ln->len - 1] == ':')
 		return false;
+	/* a command's words are ASCII: anything else is prose about it */
+	for (size_t i = 0; i < ln->len; i++)
+		if ((unsigned char)ln->p[i] >= 0x80)
+			return false;
 	if (!read_command(ln, u) || u->which < 0 || !u->format)
 		return false;
 	/* ib_* and ibv_* name words of prose too often */
@@ -693,9 +697,13 @@ static bool followed_by(const struct lines *from, const char *format)
 
 	if (!f)
 		return false;
-	while (lines_next(&it, &ln) && it.no - from->no < BARE_LOOKAHEAD &&
-	       line_trim(ln).len)
+	while (lines_next(&it, &ln) && it.no - from->no < BARE_LOOKAHEAD) {
+		struct line t = line_trim(ln);
+
+		if (!t.len || fence_line(&t))
+			break;
 		end = ln.p + ln.len;
+	}
 	return format_score(f, start, (size_t)(end - start)) >=
 	       FORMAT_MIN_SCORE;
 }
@@ -781,6 +789,14 @@ static bool paragraph(const char *end, const char **pos, uint32_t *no,
 	return in;
 }
 
+static bool has_text(const struct block *b)
+{
+	for (const char *p = b->start; p < b->end; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			return true;
+	return false;
+}
+
 /* Splits one region into parts by content: paragraphs of one format stay
  * together, a paragraph of another format starts a part of its own. */
 static void split_region(const struct block *region, struct block **out,
@@ -794,7 +810,7 @@ static void split_region(const struct block *region, struct block **out,
 	uint32_t no = region->first;
 	struct block para, *cur = NULL;
 
-	if (region->last < region->first) {
+	if (region->last < region->first || !has_text(region)) {
 		/* a command without output: an empty part of its format */
 		if (named) {
 			xgrow(out, cap, *nout + 1, sizeof(**out));

@@ -116,16 +116,24 @@ int parse_mst_status(struct emit *e, const char *text, size_t len,
 
 		if (!n)
 			continue;
-		rdma = !line_eq(&tok[3], "NA") && !line_eq(&tok[3], "-");
+		/* an empty RDMA column leaves the NUMA node ("-1") there */
+		rdma = isalpha((unsigned char)tok[3].p[0]) &&
+		       !line_eq(&tok[3], "NA");
 		if (rdma) {
 			f = emit_begin(e, "hca", &ln);
 			emit_line(e, f, "name", &tok[3], &ln);
 			emit_str(e, f, "pci", pci, strlen(pci), &ln);
 			emit_end(e, f);
 		}
-		if (n > 4 && line_starts(&tok[4], "net-") && tok[4].len > 4) {
+		if (n > 4 && line_starts(&tok[4], "net-") && tok[4].len > 4 &&
+		    tok[4].p[4] != ',') {
+			/* "net-p1,net-pf1hpf,...": the first interface */
 			struct line net = { tok[4].p + 4, tok[4].len - 4,
 					    ln.no };
+
+			net.len = strcspn(net.p, ",") < net.len ?
+					  strcspn(net.p, ",") :
+					  net.len;
 
 			f = emit_begin(e, "netdev", &ln);
 			emit_line(e, f, "name", &net, &ln);

@@ -100,6 +100,27 @@ static void command_line(struct result *r, const struct line *ln)
 			snprintf(r->test, sizeof(r->test), "%s", tools[i]);
 }
 
+/* Every row of the result table, as perftest_row: a run over several
+ * message sizes (-a) shows each, and the perftest fact keeps the last. */
+static void emit_row(struct emit *e, const struct result *r)
+{
+	struct fact *f = emit_begin(e, "perftest_row", &r->row);
+	double k = r->mib ? MIB_TO_GBIT : 1;
+
+	if (r->test[0])
+		emit_str(e, f, "test", r->test, strlen(r->test), &r->row);
+	if (r->device.p)
+		emit_line(e, f, "hca", &r->device, &r->device_line);
+	emit_int(e, f, "msg_size", (int64_t)r->size, &r->row);
+	if (r->table == TABLE_LAT) {
+		emit_num(e, f, "lat_typical_us", r->typical, &r->row);
+	} else {
+		emit_num(e, f, "bw_peak_gbps", r->peak * k, &r->row);
+		emit_num(e, f, "bw_avg_gbps", r->avg * k, &r->row);
+	}
+	emit_end(e, f);
+}
+
 static void data_row(struct result *r, const struct line *ln)
 {
 	struct line tok[8];
@@ -196,7 +217,11 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 		}
 		if (r.table != TABLE_NONE && ln.len &&
 		    isdigit((unsigned char)ln.p[0])) {
+			const char *seen = r.row.p;
+
 			data_row(&r, &ln);
+			if (r.row.p != seen)
+				emit_row(e, &r);
 			continue;
 		}
 		if (line_starts(&ln, "Conflicting CPU frequency") &&

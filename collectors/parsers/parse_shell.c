@@ -52,7 +52,7 @@ int parse_uname(struct emit *e, const char *text, size_t len, const char *arg)
 	(void)arg;
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw)) {
-		struct line ln = line_trim(raw), tok[24];
+		struct line ln = line_unmark(raw), tok[24];
 		size_t n;
 		struct fact *f;
 

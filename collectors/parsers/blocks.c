@@ -1132,8 +1132,14 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 		bool kernel = b->fmt && !strcmp(b->fmt->name, "dmesg");
 		unsigned lf = le.nfacts;
 
-		if (!kernel)
+		if (!kernel) {
+			/* the outputs of this tool before this one */
+			e->snapshot = 0;
+			for (size_t j = 0; j < i; j++)
+				e->snapshot += parts[j].fmt == b->fmt;
 			b->facts = parse_block(e, b);
+			e->snapshot = 0;
+		}
 		if (kernel || holds_kernel_lines(b)) {
 			log_stream_feed_at(log, b->start,
 					   (size_t)(b->end - b->start),

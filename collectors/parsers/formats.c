@@ -131,6 +131,7 @@ static const struct marker m_flint_q[] = {
 	PRE("Image type:", 30),
 	PRE("FW Version:", 30),
 	PRE("FW Version(Running):", 30),
+	PRE("Current FW version on flash:", 30),
 	PRE("FW Release Date:", 15),
 	PRE("Product Version:", 15),
 	PRE("Rom Info:", 15),

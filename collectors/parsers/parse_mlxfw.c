@@ -16,6 +16,9 @@ static const struct field_key flint_keys[] = {
 	{ "Image type", "image_type" },
 	{ "FW Version", "fw_ver" },
 	{ "FW Version(Running)", "fw_running" },
+	/* burn: what the flash held before it ("New FW version" is the
+	 * image's) */
+	{ "Current FW version on flash", "fw_ver" },
 	{ "FW Release Date", "release_date" },
 	{ "Product Version", "product_version" },
 	{ "Part Number", "part_number" },

@@ -242,6 +242,40 @@ static void test_two_stamped_lines_and_prose(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_snapshots_in_order(void **state)
+{
+	static const char input[] = "$ ibstat mlx5_0\n"
+				    "CA 'mlx5_0'\n"
+				    "\tPort 1:\n"
+				    "\t\tState: Active\n"
+				    "\t\tRate: 100\n"
+				    "$ ibstat mlx5_0\n"
+				    "CA 'mlx5_0'\n"
+				    "\tPort 1:\n"
+				    "\t\tState: Down\n"
+				    "\t\tRate: 100\n"
+				    "$ ibstat mlx5_0\n"
+				    "CA 'mlx5_0'\n"
+				    "\tPort 1:\n"
+				    "\t\tState: Active\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste(input, NULL);
+	/* a flapping port does not look stable: each change, in order */
+	assert_int_equal(count(&p, "change"), 2);
+	f = nth(&p, "change", 0);
+	assert_string_equal(text(f, "entity"), "mlx5_0/1");
+	assert_string_equal(text(f, "was"), "ACTIVE");
+	assert_string_equal(text(f, "now"), "DOWN");
+	assert_int_equal(line_of(f, "now"), 9);
+	f = nth(&p, "change", 1);
+	assert_string_equal(text(f, "now"), "ACTIVE");
+	assert_int_equal(num(f, "snapshot"), 3);
+	fact_base_free(p.fb);
+}
+
 static void test_real_pastes(void **state)
 {
 	struct parsed p;
@@ -285,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_cuts),
 		cmocka_unit_test(test_kernel_lines_anywhere),
 		cmocka_unit_test(test_two_stamped_lines_and_prose),
+		cmocka_unit_test(test_snapshots_in_order),
 		cmocka_unit_test(test_real_pastes),
 	};
 

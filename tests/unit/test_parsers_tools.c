@@ -160,9 +160,15 @@ static void test_devlink_show_gids_mst(void **state)
 			    "0004:01:00.0");
 	assert_string_equal(text(find(&p, "netdev", "name", "ib1"), "hca"),
 			    "mlx5_1");
-	/* flint --device names the queried device */
+	/* flint --device names the device; the burn said what the flash
+	 * held, the query after it what it holds now: both stay */
 	f = find(&p, "fw_image", "pci", "/dev/mst/mt4115_pciconf0");
-	assert_string_equal(text(f, "fw_ver"), "12.17.2010");
+	assert_string_equal(text(f, "fw_ver"), "12.16.1006");
+	f = find(&p, "change", "field", "fw_ver");
+	assert_string_equal(text(f, "was"), "12.16.1006");
+	assert_string_equal(text(f, "now"), "12.17.2010");
+	assert_int_equal(num(f, "snapshot"), 2);
+	assert_int_equal(line_of(f, "now"), 38);
 	fact_base_free(p.fb);
 
 	/* BlueField rows: several interfaces, or none and no RDMA device */

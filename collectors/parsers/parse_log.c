@@ -499,8 +499,20 @@ static bool continues(const struct log_stream *s, size_t prev_len,
 	       !memchr(t.p, '#', t.len < 2 ? t.len : 2);
 }
 
+/* A kernel line of a pasted block (see log_stream_feed_at). */
+static bool pasted_kernel_line(const struct line *ln, bool strict)
+{
+	struct line t = line_trim(*ln);
+
+	if (!t.len)
+		return false;
+	if (strict)
+		return log_kernel_line(&t) || log_driver_line(&t);
+	return log_stamped_line(&t) || log_driver_line(&t);
+}
+
 static void feed(struct log_stream *s, const char *text, size_t len,
-		 bool strict)
+		 bool pasted, bool strict)
 {
 	struct scan *sc = &s->sc;
 	struct strbuf *rec = &s->rec;
@@ -528,12 +540,8 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 		/* No kernel message starts with '#': a comment a person
 		 * added to the paste. */
 		s->open = !(ln.len && ln.p[0] == '#') &&
-			  logscan_relevant(sc->ls, ln.p, ln.len);
-		if (s->open && strict) {
-			struct line t = line_trim(ln);
-
-			s->open = log_kernel_line(&t) || log_driver_line(&t);
-		}
+			  ((pasted && pasted_kernel_line(&ln, strict)) ||
+			   (!strict && logscan_relevant(sc->ls, ln.p, ln.len)));
 		if (s->open) {
 			s->first = ln;
 			sb_add(rec, ln.p,
@@ -550,7 +558,7 @@ void log_stream_feed(struct log_stream *s, const char *text, size_t len)
 		s->sc.stamped = stamped(text, len);
 		s->started = true;
 	}
-	feed(s, text, len, false);
+	feed(s, text, len, false, false);
 }
 
 void log_stream_feed_at(struct log_stream *s, const char *text, size_t len,
@@ -563,7 +571,7 @@ void log_stream_feed_at(struct log_stream *s, const char *text, size_t len,
 	s->sc.stamped = stamped(text, len);
 	s->started = true;
 	s->lineno = first_no ? first_no - 1 : 0;
-	feed(s, text, len, strict);
+	feed(s, text, len, true, strict);
 	if (s->open)
 		record(&s->sc, s->rec.buf, s->rec.len, &s->first);
 	s->open = false;

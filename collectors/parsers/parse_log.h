@@ -20,10 +20,12 @@ struct log_stream *log_stream_new(struct emit *e);
  * split between two pieces counts as two (the caller cuts at newlines). */
 void log_stream_feed(struct log_stream *s, const char *text, size_t len);
 
-/* Scans text, a piece of a paste whose first line is line first_no of
- * it, as a part of the log.  strict: only lines that look like a kernel's
- * (a timestamp or a driver's "<driver> <device>: " prefix) start a
- * record, since the piece is some other tool's output. */
+/* Scans text, a block of a paste whose first line is line first_no of
+ * it, as a part of the log.  A person pasted these lines, so every
+ * kernel line is kept, RDMA's or not; in a block that is the kernel log
+ * (strict false) every line with a kernel timestamp is one, in another
+ * tool's output (strict) only lines with a kernel timestamp and a
+ * driver's "<driver> <device>: " prefix, or that prefix alone. */
 void log_stream_feed_at(struct log_stream *s, const char *text, size_t len,
 			uint32_t first_no, bool strict);
 

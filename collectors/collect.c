@@ -461,7 +461,7 @@ static void say_nothing_read(struct collect_run *run, const char *path,
 	struct line ln;
 	unsigned lines = 0, blank = 0;
 
-	format_names(&kinds);
+	format_list_names(&kinds);
 	lines_init(&it, f->data, f->len);
 	while (lines_next(&it, &ln) && lines < 100000) {
 		lines++;
@@ -516,7 +516,7 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	if (format && !(fmt = format_find(format))) {
 		struct strbuf sb = STRBUF_INIT;
 
-		format_names(&sb);
+		format_list_names(&sb);
 		diag_error(run->d,
 			   "unknown kind '%s' in '%s=%s'; known kinds: %s",
 			   format, format, path, sb_str(&sb));

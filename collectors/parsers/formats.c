@@ -336,7 +336,7 @@ const struct format *format_detect(const char *text, size_t len, int *score)
 	return top >= FORMAT_MIN_SCORE ? best : NULL;
 }
 
-void format_names(struct strbuf *sb)
+void format_list_names(struct strbuf *sb)
 {
 	const struct format *t = formats;
 

@@ -76,7 +76,7 @@ int format_score(const struct format *f, const char *text, size_t len);
 const struct format *format_detect(const char *text, size_t len, int *score);
 #define FORMAT_MIN_SCORE 30 /* @@ */
 /* "ibstat, lsmod, ..." : the formats detection knows, for messages. */
-void format_names(struct strbuf *sb);
+void format_list_names(struct strbuf *sb);
 
 /* name, what (for --help and errors), the fact kinds it gives, its markers,
  * the lines detection reads, the share of lines that must match, flags,

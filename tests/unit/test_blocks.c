@@ -68,6 +68,17 @@ static void test_filter_and_device(void **state)
 	/* grep -v hides what it matches: no listing of it */
 	assert_int_equal(count(&p, "listing"), 2);
 	fact_base_free(p.fb);
+
+	/* ibv_devinfo -d DEV | grep: the device and its ports */
+	p = paste("$ ibv_devinfo -d mlx5_2 | grep -e fw_ver -e state\n"
+		  "\tfw_ver:\t\t\t\t28.39.1002\n"
+		  "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"
+		  "\t\t\tstate:\t\t\tPORT_DOWN (1)\n",
+		  NULL);
+	assert_string_equal(text(find(&p, "hca", "name", "mlx5_2"), "fw_ver"),
+			    "28.39.1002");
+	assert_string_equal(text(port(&p, "mlx5_2", 2), "state"), "DOWN");
+	fact_base_free(p.fb);
 }
 
 static void test_grep_syntax(void **state)

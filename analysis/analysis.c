@@ -235,11 +235,11 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 	int err = 0;
 
 	if (o->progress_fn)
-		run = collect_run_new(a->fb, d, o->progress_fn,
+		run = collect_run_new(a->fb, a->scan, d, o->progress_fn,
 				      o->progress_arg);
 	else
-		run = collect_run_new(a->fb, d, o->progress ? progress : NULL,
-				      NULL);
+		run = collect_run_new(a->fb, a->scan, d,
+				      o->progress ? progress : NULL, NULL);
 	if (o->perftest)
 		collect_run_allow(run, COLLECT_PERFTEST);
 	if (o->live || o->root) {
@@ -386,22 +386,39 @@ void analysis_refresh(struct analysis *a)
 	layers_judge(a);
 }
 
+int analysis_kb_load(struct diag *d, struct fact_base **fb,
+		     struct logscan **scan)
+{
+	char *kbdir = xasprintf("%s/kb", analysis_datadir());
+	size_t errors = diag_errors(d);
+	int rc;
+
+	*fb = fact_base_new();
+	*scan = NULL;
+	rc = kb_load_dir(*fb, kbdir, "kb", d);
+	free(kbdir);
+	if (rc >= 0)
+		*scan = logscan_new(*fb, d);
+	if (rc < 0 || diag_errors(d) > errors) {
+		logscan_free(*scan);
+		fact_base_free(*fb);
+		*fb = NULL;
+		*scan = NULL;
+		return EXIT_RULES;
+	}
+	return 0;
+}
+
 int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		       struct analysis_base *b)
 {
-	char *kbdir;
-	int rc;
-
 	b->fb = NULL;
+	b->scan = NULL;
 	b->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs,
 				    !o->no_site_rules, d);
 	if (!b->rs)
 		return EXIT_RULES;
-	b->fb = fact_base_new();
-	kbdir = xasprintf("%s/kb", analysis_datadir());
-	rc = kb_load_dir(b->fb, kbdir, "kb", d);
-	free(kbdir);
-	if (rc < 0) {
+	if (analysis_kb_load(d, &b->fb, &b->scan)) {
 		analysis_base_release(b);
 		return EXIT_RULES;
 	}
@@ -410,12 +427,12 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 
 void analysis_base_release(struct analysis_base *b)
 {
-	if (b->fb)
-		logscan_release();
+	logscan_free(b->scan);
 	fact_base_free(b->fb);
 	rule_set_free(b->rs);
 	b->fb = NULL;
 	b->rs = NULL;
+	b->scan = NULL;
 }
 
 int analysis_run(const struct analysis_opts *o, struct diag *d,
@@ -431,12 +448,14 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 		base = *o->base;
 		o->base->rs = NULL;
 		o->base->fb = NULL;
+		o->base->scan = NULL;
 	} else if (analysis_base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
 	}
 	a->rs = base.rs;
 	a->fb = base.fb;
+	a->scan = base.scan;
 	if (collect_all(a, o, d) || add_answers(a, o, d) ||
 	    (o->seed && o->seed(a->fb, o->seed_arg, d))) {
 		analysis_free(a);
@@ -460,9 +479,9 @@ void analysis_free(struct analysis *a)
 {
 	if (!a)
 		return;
-	logscan_release();
 	free_derived(a);
 	engine_free(a->engine);
+	logscan_free(a->scan);
 	fact_base_free(a->fb);
 	rule_set_free(a->rs);
 	free(a->source_path);

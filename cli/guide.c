@@ -757,7 +757,7 @@ static bool interactive(const struct options *o)
 
 int cmd_default(struct options *o)
 {
-	return interactive(o) ? cmd_guide(o) : cmd_check(o);
+	return interactive(o) ? cmd_guide(o) : diagnose(o);
 }
 
 int cmd_guide(struct options *o)
@@ -766,24 +766,23 @@ int cmd_guide(struct options *o)
 	int rc;
 
 	if (!interactive(o))
-		return o->nargs ? cmd_analyze(o) : cmd_check(o);
+		return diagnose(o);
+	if (o->html || o->nhc) {
+		fprintf(stderr,
+			"rdmadoctor: error: the guided session does not take %s; use check or analyze\n",
+			o->html ? "--html" : "--nhc");
+		return EXIT_USAGE;
+	}
 	s.o = o;
 	s.d = diag_new();
-	s.base.root = o->root;
-	s.base.live = !o->root && !o->nargs;
-	s.base.paths = (const char **)o->args;
-	s.base.npaths = o->nargs;
-	s.base.rule_dirs = o->rules;
-	s.base.nrule_dirs = o->nrules;
-	s.base.timeout_ms = o->timeout_ms;
-	s.base.perftest = o->perftest;
 	if (o->save)
 		s.save_path = xstrdup(o->save);
-	if (answers_from_options(&s.answers, o, s.d)) {
+	if (options_analysis(o, &s.base, &s.answers, s.d)) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	s.tty = tty_open(stdin, stdout, o->no_color);
+	s.base.progress = false; /* the tty's progress line instead */
+	s.tty = tty_open(stdin, stdout, o->color);
 	rc = session(&s);
 	tty_close(s.tty);
 out:

@@ -9,9 +9,11 @@
 
 static bool color;
 
-void term_init(FILE *out, bool no_color)
+void term_init(FILE *out, enum term_mode mode)
 {
-	color = !no_color && !getenv("NO_COLOR") && isatty(fileno(out));
+	color = mode == TERM_ALWAYS ||
+		(mode == TERM_AUTO && !getenv("NO_COLOR") &&
+		 isatty(fileno(out)));
 }
 
 bool term_color_on(void)

@@ -15,9 +15,16 @@ enum term_color {
 	TERM_DIM,
 };
 
-/* Decides colour for a stream: off when forced off, when NO_COLOR is set
- * (any value), or when the stream is not a terminal. */
-void term_init(FILE *out, bool no_color);
+/* --color=auto|always|never. */
+enum term_mode {
+	TERM_AUTO, /* on a terminal, unless NO_COLOR is set */
+	TERM_ALWAYS,
+	TERM_NEVER,
+};
+
+/* Decides colour for a stream: always on with TERM_ALWAYS; with TERM_AUTO
+ * off when NO_COLOR is set (any value) or the stream is not a terminal. */
+void term_init(FILE *out, enum term_mode mode);
 bool term_color_on(void);
 /* The escape that starts a colour ("" when colour is off) and the reset. */
 const char *term_on(enum term_color c);

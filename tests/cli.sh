@@ -55,6 +55,18 @@ printf 'language: 1\nrules:\n  - id: x\n    titel: T\n' > "$T/badrules/bad.yaml"
 expect rules-fail-to-load 3 "bad.yaml:4:5: error: unknown key 'titel' in rule; did you mean 'title'?" -- \
 	"$BIN" check --root tests/fixtures/healthy-cx5/root --rules "$T/badrules"
 expect lint-exit 3 "unknown key 'titel'" -- "$BIN" rules lint "$T/badrules"
+# a kb signature whose pattern does not compile fails the kb load at its
+# position (it used to crash the log scan of any kernel log, exit 139)
+mkdir -p "$T/badkb"
+cp -r rules kb "$T/badkb/"
+sed -i "0,/pattern: '(/s//pattern: '((/" "$T/badkb/kb/signatures.yaml"
+line=$(grep -n "pattern: '((" "$T/badkb/kb/signatures.yaml" | head -1 | cut -d: -f1)
+expect kb-regex-lint 3 "kb/signatures.yaml:$line:[0-9]*: error: field 'pattern' of 'signature' is not a valid PCRE2 pattern" -- \
+	env RDMADOCTOR_DATADIR="$T/badkb" "$BIN" rules lint
+expect kb-regex-log 3 "kb/signatures.yaml:$line:[0-9]*: error: field 'pattern'" -- \
+	env RDMADOCTOR_DATADIR="$T/badkb" "$BIN" analyze tests/fixtures/kernel-log/module-bad-cable.txt
+expect kb-regex-sos 3 "kb/signatures.yaml:$line:[0-9]*: error: field 'pattern'" -- \
+	env RDMADOCTOR_DATADIR="$T/badkb" "$BIN" analyze "$EX"
 cat > "$T/loop.yaml" <<'YAML'
 language: 1
 rules:

@@ -239,11 +239,26 @@ static void list_names(FILE *out, const struct command_entry *t, size_t n)
 			t[i].name);
 }
 
+/* "  Options: --json --rules ..." from what the command accepts. */
+static void accepted(FILE *out, option_set accepts)
+{
+	if (!accepts)
+		return;
+	fputs("  Options:", out);
+	for (int i = 0; i < OPTION_COUNT; i++)
+		if (accepts & (1ul << i))
+			fprintf(out, " %s", options_name((enum option_id)i));
+	fputs(" (and those of every command: see rdmadoctor --help)\n", out);
+}
+
 static void command_help(const struct command_entry *cmd)
 {
 	printf("usage: rdmadoctor %s\n\n%s\n", cmd->usage, cmd->help);
-	for (size_t i = 0; i < cmd->nsub; i++)
+	accepted(stdout, cmd->accepts);
+	for (size_t i = 0; i < cmd->nsub; i++) {
 		printf("\n  %s\n  %s\n", cmd->sub[i].usage, cmd->sub[i].help);
+		accepted(stdout, cmd->sub[i].accepts);
+	}
 	if (cmd->run == cmd_analyze)
 		print_kinds(stdout);
 }

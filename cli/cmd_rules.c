@@ -164,21 +164,15 @@ int cmd_rules_reference(struct options *o)
 			o->args[0]);
 		return EXIT_USAGE;
 	}
-	static const struct {
-		const char *name, *doc;
-	} layers[] = {
-#define X(id, name, doc) { name, doc },
-		RULE_LAYERS(X)
-#undef X
-	};
 
 	printf("### Operators\n\n| operator | operand | meaning |\n|---|---|---|\n");
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
 		printf("| `%s` | %s | %s |\n", ops[i].name, ops[i].operand,
 		       ops[i].doc);
 	printf("\n### Layers\n\n| layer | what lives there |\n|---|---|\n");
-	for (size_t i = 0; i < ARRAY_SIZE(layers); i++)
-		printf("| `%s` | %s |\n", layers[i].name, layers[i].doc);
+	for (int l = 0; l < LAYER_COUNT; l++)
+		printf("| `%s` | %s |\n", layer_to_str((enum layer)l),
+		       layer_doc((enum layer)l));
 	printf("\n### Severities\n\n");
 	for (int i = SEVERITY_COUNT - 1; i >= 0; i--)
 		printf("- `%s` (weight %.1f)\n",

@@ -31,12 +31,6 @@
 /* Column where the status of a check line starts. */
 #define STATUS_COLUMN 66 /* @@ */
 
-static const char *const layer_docs[] = {
-#define X(id, name, doc) doc,
-	RULE_LAYERS(X)
-#undef X
-};
-
 /* Checks that lacked the same input. */
 struct no_data {
 	char *missing;
@@ -116,13 +110,6 @@ static const char *severity_word(enum severity sev)
 					     "CRITICAL" };
 
 	return words[sev];
-}
-
-static enum term_color severity_color(enum severity sev)
-{
-	return sev >= SEVERITY_ERROR   ? TERM_RED :
-	       sev == SEVERITY_WARNING ? TERM_YELLOW :
-					 TERM_NONE;
 }
 
 /* ---- questions ---- */
@@ -321,7 +308,7 @@ static void show_check(struct session *s, const struct rule *r)
 			continue;
 		if (!fired)
 			check_line(s, dg->rule->title,
-				   severity_color(dg->severity),
+				   term_severity_color(dg->severity),
 				   severity_word(dg->severity));
 		tty_printf(s->tty, "    %s\n", dg->message);
 		fired = true;
@@ -427,7 +414,7 @@ static void walk_layer(struct session *s, enum layer l)
 
 	tty_keep(s->tty, 4);
 	tty_printf(s->tty, "%s[%d/%d] %s%s:  %s\n", term_on(TERM_BOLD), l + 1,
-		   LAYER_COUNT, layer_to_str(l), term_off(), layer_docs[l]);
+		   LAYER_COUNT, layer_to_str(l), term_off(), layer_doc((enum layer)l));
 	tty_printf(s->tty, "  Found: %s\n",
 		   found ? found : "nothing for this layer");
 	free(found);
@@ -517,7 +504,7 @@ static void summary(struct session *s)
 		const struct diagnosis *dg = a->dl->items[i];
 
 		sb_printf(&sb, "\n%2d  %s%s%s  %s%s%s  %s[%s]%s\n", dg->rank,
-			  term_on(severity_color(dg->severity)),
+			  term_on(term_severity_color(dg->severity)),
 			  severity_word(dg->severity), term_off(),
 			  term_on(TERM_BOLD), dg->rule->title, term_off(),
 			  term_on(TERM_DIM), layer_to_str(dg->layer),

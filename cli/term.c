@@ -21,6 +21,17 @@ bool term_color_on(void)
 	return color;
 }
 
+enum term_color term_severity_color(enum severity s)
+{
+	static const enum term_color tones[] = {
+#define X(id, name, weight, tone) [SEVERITY_##id] = TERM_##tone,
+		RULE_SEVERITIES(X)
+#undef X
+	};
+
+	return (unsigned)s < SEVERITY_COUNT ? tones[s] : TERM_NONE;
+}
+
 const char *term_on(enum term_color c)
 {
 	static const char *const codes[] = {

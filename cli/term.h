@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "engine/rule.h"
+
 enum term_color {
 	TERM_NONE,
 	TERM_RED,
@@ -26,6 +28,9 @@ enum term_mode {
  * off when NO_COLOR is set (any value) or the stream is not a terminal. */
 void term_init(FILE *out, enum term_mode mode);
 bool term_color_on(void);
+/* The colour a severity is shown in (RULE_SEVERITIES' tone). */
+enum term_color term_severity_color(enum severity s);
+
 /* The escape that starts a colour ("" when colour is off) and the reset. */
 const char *term_on(enum term_color c);
 const char *term_off(void);

@@ -20,14 +20,20 @@ static const char *const layer_names[] = {
 #undef X
 };
 
+static const char *const layer_docs[] = {
+#define X(id, name, doc) doc,
+	RULE_LAYERS(X)
+#undef X
+};
+
 static const char *const severity_names[] = {
-#define X(id, name, weight) name,
+#define X(id, name, weight, tone) name,
 	RULE_SEVERITIES(X)
 #undef X
 };
 
 static const double severity_weights[] = {
-#define X(id, name, weight) weight,
+#define X(id, name, weight, tone) weight,
 	RULE_SEVERITIES(X)
 #undef X
 };
@@ -49,6 +55,11 @@ static int lookup_name(const char *const *names, int n, const char *s)
 const char *layer_to_str(enum layer l)
 {
 	return (unsigned)l < LAYER_COUNT ? layer_names[l] : "unknown";
+}
+
+const char *layer_doc(enum layer l)
+{
+	return (unsigned)l < LAYER_COUNT ? layer_docs[l] : "";
 }
 
 int layer_from_str(const char *s)

@@ -30,14 +30,16 @@ enum layer {
 		LAYER_COUNT
 };
 
-#define RULE_SEVERITIES(X)         \
-	X(INFO, "info", 0.2)       \
-	X(WARNING, "warning", 0.5) \
-	X(ERROR, "error", 0.8)     \
-	X(CRITICAL, "critical", 1.0)
+/* X(ID, name, weight, tone): tone is how a report shows the severity
+ * (NONE, YELLOW or RED: cli/term.h's colours by name). */
+#define RULE_SEVERITIES(X)                 \
+	X(INFO, "info", 0.2, NONE)         \
+	X(WARNING, "warning", 0.5, YELLOW) \
+	X(ERROR, "error", 0.8, RED)        \
+	X(CRITICAL, "critical", 1.0, RED)
 
 enum severity {
-#define X(id, name, weight) SEVERITY_##id,
+#define X(id, name, weight, tone) SEVERITY_##id,
 	RULE_SEVERITIES(X)
 #undef X
 		SEVERITY_COUNT
@@ -78,6 +80,8 @@ enum rule_op {
 };
 
 const char *layer_to_str(enum layer l);
+/* What lives in layer l (RULE_LAYERS' doc), for reports. */
+const char *layer_doc(enum layer l);
 int layer_from_str(const char *s);
 const char *severity_to_str(enum severity s);
 int severity_from_str(const char *s);

@@ -373,7 +373,7 @@ static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 #undef X
 	};
 	static const char *severities[] = {
-#define X(id, name, weight) name,
+#define X(id, name, weight, tone) name,
 		RULE_SEVERITIES(X)
 #undef X
 	};

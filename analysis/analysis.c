@@ -16,6 +16,7 @@
 #include "collectors/parsers/logscan.h"
 #include "collectors/sources/source.h"
 #include "engine/kb.h"
+#include "engine/rule_load.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"

@@ -5,14 +5,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine/regex.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
-#include "engine/ydoc.h"
 
 static const char *const layer_names[] = {
 #define X(id, name, doc) name,
@@ -293,27 +291,6 @@ int rule_set_add_question(struct rule_set *rs, struct question *q,
 	xgrow(&rs->questions, &rs->capq, rs->nq + 1, sizeof(*rs->questions));
 	rs->questions[rs->nq++] = q;
 	return 0;
-}
-
-int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
-		      int origin_level, bool optional, struct diag *d)
-{
-	struct ydoc_file *files;
-	int n = ydoc_dir(dir, prefix, ".test.yaml", &files), err = 0;
-
-	if (n < 0) {
-		if (optional && n == -ENOENT)
-			return 0;
-		diag_at(d, DIAG_ERROR, dir, 0, 0, NULL,
-			"cannot read rule directory: %s", strerror(-n));
-		return n;
-	}
-	for (int i = 0; i < n; i++)
-		if (rule_set_load_file(rs, files[i].path, files[i].name,
-				       origin_level, d))
-			err = -EINVAL;
-	ydoc_files_free(files, n);
-	return err;
 }
 
 size_t rule_set_count(const struct rule_set *rs)

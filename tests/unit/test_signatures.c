@@ -14,6 +14,7 @@
 #include "engine/diagnosis.h"
 #include "engine/engine.h"
 #include "engine/kb.h"
+#include "engine/rule_load.h"
 #include "engine/xalloc.h"
 #include "parsed.h"
 

@@ -166,8 +166,6 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 			sb_putc(&done, '/');
 		sb_puts(&done, comp);
 		err = s->ops->lstat(s, sb_str(&done), &type);
-		if (!err && type == NODE_DIR && s->rec)
-			snapshot_note_dir(s->rec, sb_str(&done));
 		if (err) {
 			/* Keep what is left, so that a dangling link still
 			 * names its target. */
@@ -187,9 +185,6 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 
 			err = s->ops->readlink(s, sb_str(&done), target,
 					       sizeof(target));
-			if (!err && s->rec)
-				snapshot_note_link(s->rec, sb_str(&done),
-						   target);
 			if (!err && ++hops > SOURCE_MAX_LINKS)
 				err = -ELOOP;
 			if (err)
@@ -322,8 +317,6 @@ static int tree_read(struct source *s, const char *path, size_t max,
 	where = s->kind == SOURCE_LIVE ? xasprintf("/%s", rel) : xstrdup(rel);
 	err = s->ops->read(s, rel, where, max_of(s, max), out);
 	free(where);
-	if (!err && s->rec)
-		snapshot_note_file(s->rec, rel, out->data, out->len);
 	if (!err && ends_with(rel, ".tailed")) {
 		out->status = FETCH_TRUNCATED;
 		free(out->detail);
@@ -364,8 +357,6 @@ int source_list(struct source *s, const char *dir, struct names *out)
 	err = resolve(s, dir, true, &rel);
 	if (!err)
 		err = s->ops->list(s, rel, out);
-	if (!err && s->rec)
-		snapshot_note_list(s->rec, s, rel, out);
 	free(rel);
 	names_sort(out);
 	return err;
@@ -848,7 +839,7 @@ struct source *source_dir_new(const char *dir, bool root_only,
 
 void source_record(struct source *s, struct snapshot *rec)
 {
-	s->rec = rec;
+	source_tree_record(s, rec);
 }
 
 struct snapshot *source_recorder(const struct source *s)

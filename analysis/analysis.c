@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "analysis/layers.h"
-#include "collectors/sources/archive.h"
 #include "collectors/collect.h"
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/logscan.h"
@@ -201,30 +200,6 @@ static int add_answers(struct analysis *a, const struct analysis_opts *o,
 	return 0;
 }
 
-/* The bundle a path names: a directory or a tar archive.  NULL (with *err
- * 0) for a loose file; NULL with *err set after reporting a bundle that
- * cannot be read. */
-static struct source *open_bundle(const char *path, bool kind_given,
-				  const struct source_opts *so, struct diag *d,
-				  int *err)
-{
-	struct source *s = NULL;
-	bool notar = false;
-
-	*err = 0;
-	if (kind_given)
-		return NULL;
-	if (is_dir(path))
-		s = source_dir_new(path, false, so, d);
-	else if (archive_looks_like(path))
-		s = source_archive_new(path, &notar, so, d);
-	else
-		return NULL;
-	if (!s && !notar)
-		*err = -EINVAL;
-	return s;
-}
-
 /* Collects from --root, the live host, or the analyze paths. */
 static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		       struct diag *d)
@@ -265,7 +240,7 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		struct source *s;
 
 		sb_printf(&where, "%s%s", where.len ? " " : "", o->paths[i]);
-		s = open_bundle(o->paths[i], file != NULL, &so, d, &err);
+		s = file ? NULL : source_open(o->paths[i], &so, d, &err);
 		if (err)
 			break;
 		if (!s) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collectors/sources/archive.h"
 #include "collectors/sources/run.h"
 #include "collectors/sources/snapshot.h"
 #include "collectors/sources/source_tree.h"
@@ -834,6 +835,44 @@ struct source *source_dir_new(const char *dir, bool root_only,
 	if (o)
 		s->o = *o;
 	source_tree_ready(s, root_only, d);
+	return s;
+}
+
+int source_path_what(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return source_dir_is_bundle(path) ? SOURCE_PATH_BUNDLE_DIR :
+						    SOURCE_PATH_OTHER_DIR;
+	if (!S_ISREG(st.st_mode))
+		return SOURCE_PATH_SPECIAL;
+	return archive_looks_like(path) ? SOURCE_PATH_ARCHIVE :
+					  SOURCE_PATH_FILE;
+}
+
+struct source *source_open(const char *path, const struct source_opts *o,
+			   struct diag *d, int *err)
+{
+	struct source *s = NULL;
+	bool notar = false;
+
+	*err = 0;
+	switch (source_path_what(path)) {
+	case SOURCE_PATH_BUNDLE_DIR:
+	case SOURCE_PATH_OTHER_DIR:
+		s = source_dir_new(path, false, o, d);
+		break;
+	case SOURCE_PATH_ARCHIVE:
+		s = source_archive_new(path, &notar, o, d);
+		break;
+	default:
+		return NULL;
+	}
+	if (!s && !notar)
+		*err = -EINVAL;
 	return s;
 }
 

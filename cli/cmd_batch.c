@@ -405,7 +405,6 @@ static int merge(struct batch *b, struct diag *d)
 	diag_print(d, stderr, "rdmadoctor");
 	if (diag_errors(d))
 		return EXIT_USAGE;
-	term_init(stdout, b->o->color);
 	return finish(b, 0);
 }
 
@@ -432,7 +431,6 @@ static int run(struct batch *b, struct diag *d)
 	diag_print(d, stderr, "rdmadoctor");
 	if (rc)
 		return rc;
-	term_init(stdout, b->o->color);
 	po.jobs = b->o->jobs ? b->o->jobs : pool_cpus();
 	po.timeout_ms = b->timeout_ms;
 	po.work = work;

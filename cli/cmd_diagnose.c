@@ -63,7 +63,6 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		report_print_json(stdout, j);
 		json_free(j);
 	} else {
-		term_init(stdout, o->color);
 		report_text(stdout, a, &ro);
 	}
 	if (!rc)

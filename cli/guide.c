@@ -769,7 +769,7 @@ int cmd_guide(struct options *o)
 		goto out;
 	}
 	s.base.progress = false; /* the tty's progress line instead */
-	s.tty = tty_open(stdin, stdout, o->color);
+	s.tty = tty_open(stdin, stdout);
 	rc = session(&s);
 	tty_close(s.tty);
 out:

@@ -7,6 +7,7 @@
 #include "analysis/analysis.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/term.h"
 #include "collectors/parsers/formats.h"
 #include "engine/xalloc.h"
 
@@ -369,6 +370,9 @@ int main(int argc, char **argv)
 				path, name, path);
 		goto out;
 	}
+	/* Colour is decided once, for standard output, from --color: no
+	 * command or second analysis decides it again. */
+	term_init(stdout, o.color);
 	rc = cmd->run(&o);
 out:
 	options_release(&o);

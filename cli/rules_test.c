@@ -674,7 +674,6 @@ int rules_test(const struct options *o, char **paths, size_t npaths)
 {
 	struct run run = { o, 0, 0, 0, { NULL, 0, 0 } };
 
-	term_init(stdout, o->color);
 	if (!npaths) {
 		char *dir = xasprintf("%s/rules", analysis_datadir());
 

@@ -25,7 +25,9 @@ enum term_mode {
 };
 
 /* Decides colour for a stream: always on with TERM_ALWAYS; with TERM_AUTO
- * off when NO_COLOR is set (any value) or the stream is not a terminal. */
+ * off when NO_COLOR is set (any value) or the stream is not a terminal.
+ * main calls it once, for standard output, before a command runs; what
+ * is written elsewhere (HTML, JSON, files) never asks for colour. */
 void term_init(FILE *out, enum term_mode mode);
 bool term_color_on(void);
 /* The colour a severity is shown in (RULE_SEVERITIES' tone). */

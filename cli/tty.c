@@ -91,7 +91,7 @@ static void window_size(struct tty *t)
 	t->height = rows < MIN_ROWS ? MIN_ROWS : rows;
 }
 
-struct tty *tty_open(FILE *in, FILE *out, enum term_mode color)
+struct tty *tty_open(FILE *in, FILE *out)
 {
 	struct tty *t = xcalloc(1, sizeof(*t));
 	struct sigaction sa;
@@ -102,7 +102,6 @@ struct tty *tty_open(FILE *in, FILE *out, enum term_mode color)
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->wake, NULL);
 	window_size(t);
-	term_init(out, color);
 	sig_color = term_color_on();
 	sig_progress = 0;
 	sig_fd = t->fd;

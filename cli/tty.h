@@ -8,15 +8,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cli/term.h"
 #include "engine/strbuf.h"
 
 struct tty;
 
 /* Takes over in and out (a terminal) for a session, and installs the
  * handlers that clean the terminal up on SIGINT, SIGTERM and SIGHUP.
- * Colour follows term_init(out, color).  Returns an owned tty. */
-struct tty *tty_open(FILE *in, FILE *out, enum term_mode color);
+ * Colour follows term_init (main decides it for standard output).
+ * Returns an owned tty. */
+struct tty *tty_open(FILE *in, FILE *out);
 /* Restores the signal handlers and frees t. */
 void tty_close(struct tty *t);
 

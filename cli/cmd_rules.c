@@ -75,7 +75,8 @@ static void lint_json(const struct rule_set *rs, const struct diag *d)
 	struct json *j = json_new_object(), *arr = json_new_array();
 
 	json_set(j, "ok", json_new_bool(rs != NULL));
-	json_set(j, "rules", json_new_int(rs ? (int64_t)rule_set_count(rs) : 0));
+	json_set(j, "rules",
+		 json_new_int(rs ? (int64_t)rule_set_count(rs) : 0));
 	json_set(j, "questions",
 		 json_new_int(rs ? (int64_t)rule_set_question_count(rs) : 0));
 	json_set(j, "errors", json_new_int((int64_t)diag_errors(d)));
@@ -316,9 +317,9 @@ static void explain_json(const struct rule *r)
 	json_set(j, "salience", json_new_int(r->salience));
 	json_set(j, "file", json_new_string(r->file));
 	json_set(j, "line", json_new_int(r->line));
-	json_set(j, "description", r->description ?
-					   json_new_string(r->description) :
-					   json_new_null());
+	json_set(j, "description",
+		 r->description ? json_new_string(r->description) :
+				  json_new_null());
 	for (size_t i = 0; i < r->npatterns; i++) {
 		sb_reset(&sb);
 		condition_text(&sb, r, &r->patterns[i]);

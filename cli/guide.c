@@ -414,7 +414,7 @@ static void walk_layer(struct session *s, enum layer l)
 
 	tty_keep(s->tty, 4);
 	tty_printf(s->tty, "%s[%d/%d] %s%s:  %s\n", term_on(TERM_BOLD), l + 1,
-		   LAYER_COUNT, layer_to_str(l), term_off(), layer_doc((enum layer)l));
+		   LAYER_COUNT, layer_to_str(l), term_off(), layer_doc(l));
 	tty_printf(s->tty, "  Found: %s\n",
 		   found ? found : "nothing for this layer");
 	free(found);

@@ -27,11 +27,11 @@ struct command_entry {
 /* Options of every command that runs an analysis. */
 #define OPTS_ANALYSIS \
 	(OPT(RULES) | OPT(ANSWER) | OPT(ANSWERS) | OPT(TIMEOUT) | OPT(JSON))
-#define OPTS_GUIDE \
+#define OPTS_GUIDE                                                            \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
 	 OPT(PERFTEST))
 #define OPTS_CHECK (OPTS_GUIDE | OPT(NHC) | OPT(HTML))
-#define OPTS_ANALYZE                                                       \
+#define OPTS_ANALYZE \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML))
 
 static const struct command_entry rules_commands[] = {
@@ -130,7 +130,8 @@ static const struct command_entry commands[] = {
 	  "           find /cases -name 'sosreport-*.tar.xz' | rdmadoctor batch --json - > fleet.jsonl\n"
 	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list\n"
 	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl",
-	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(JOBS) | OPT(MERGE), NULL, 0 },
+	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(JOBS) | OPT(MERGE),
+	  NULL, 0 },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest]",
 	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"
@@ -141,7 +142,9 @@ static const struct command_entry commands[] = {
 	  "  rdmadoctor-<host>-<UTC time>.tar.gz in the current directory.\n"
 	  "  Example: rdmadoctor collect -o /tmp/node07.tar.gz\n"
 	  "           rdmadoctor analyze /tmp/node07.tar.gz",
-	  OPT(JSON) | OPT(PRETTY) | OPT(OUTPUT) | OPT(ROOT) | OPT(TIMEOUT) | OPT(PERFTEST) | OPT(RULES), NULL, 0 },
+	  OPT(JSON) | OPT(PRETTY) | OPT(OUTPUT) | OPT(ROOT) | OPT(TIMEOUT) |
+		  OPT(PERFTEST) | OPT(RULES),
+	  NULL, 0 },
 	{ "facts", cmd_facts, "facts [--root DIR] [PATH...]",
 	  "Print the fact base the rules would see: collected facts with the file and\n"
 	  "  line they came from, and the knowledge base.  No path means this host.\n"
@@ -223,8 +226,8 @@ static void print_kinds(FILE *out)
 			format_at(i)->what);
 }
 
-static const struct command_entry *find(const struct command_entry *t,
-					size_t n, const char *name)
+static const struct command_entry *find(const struct command_entry *t, size_t n,
+					const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(t[i].name, name))

@@ -27,6 +27,7 @@ static int code_of(enum option_id id)
 	return letters[id] ? letters[id] : 256 + (int)id;
 }
 
+/* clang-format off */
 static const struct option long_opts[] = {
 #define X(id, name, letter, arg) \
 	{ name, arg, NULL, letter ? letter : 256 + OPTION_##id },
@@ -34,6 +35,7 @@ static const struct option long_opts[] = {
 #undef X
 	{ NULL, 0, NULL, 0 },
 };
+/* clang-format on */
 
 static const char *const names[] = {
 #define X(id, name, letter, arg) "--" name,
@@ -89,9 +91,9 @@ static int usage_error(const char *fmt, const char *a, const char *b)
 
 static int set_color(struct options *o, const char *arg)
 {
-	static const char *const modes[] = { [TERM_AUTO] = "auto",
-					     [TERM_ALWAYS] = "always",
-					     [TERM_NEVER] = "never" };
+	static const char *const modes[] = {
+		[TERM_AUTO] = "auto", [TERM_ALWAYS] = "always", [TERM_NEVER] = "never"
+	};
 
 	if (!arg) {
 		o->color = TERM_ALWAYS;
@@ -114,27 +116,62 @@ static int set(struct options *o, enum option_id id, const char *arg)
 	long n;
 
 	switch (id) {
-	case OPTION_JSON: o->json = true; break;
-	case OPTION_PRETTY: o->pretty = o->json = true; break;
-	case OPTION_EXPLAIN: o->explain = true; break;
-	case OPTION_COLOR: return set_color(o, arg);
-	case OPTION_NO_COLOR: o->color = TERM_NEVER; break;
-	case OPTION_HELP: o->help = true; break;
-	case OPTION_VERSION: o->version = true; break;
-	case OPTION_QUIET: o->quiet = true; break;
-	case OPTION_ROOT: o->root = arg; break;
-	case OPTION_OUTPUT: o->output = arg; break;
-	case OPTION_RULES: push(&o->rules, &o->nrules, arg); break;
-	case OPTION_ANSWER: push(&o->answers, &o->nanswers, arg); break;
+	case OPTION_JSON:
+		o->json = true;
+		break;
+	case OPTION_PRETTY:
+		o->pretty = o->json = true;
+		break;
+	case OPTION_EXPLAIN:
+		o->explain = true;
+		break;
+	case OPTION_COLOR:
+		return set_color(o, arg);
+	case OPTION_NO_COLOR:
+		o->color = TERM_NEVER;
+		break;
+	case OPTION_HELP:
+		o->help = true;
+		break;
+	case OPTION_VERSION:
+		o->version = true;
+		break;
+	case OPTION_QUIET:
+		o->quiet = true;
+		break;
+	case OPTION_ROOT:
+		o->root = arg;
+		break;
+	case OPTION_OUTPUT:
+		o->output = arg;
+		break;
+	case OPTION_RULES:
+		push(&o->rules, &o->nrules, arg);
+		break;
+	case OPTION_ANSWER:
+		push(&o->answers, &o->nanswers, arg);
+		break;
 	case OPTION_ANSWERS:
 		push(&o->answer_files, &o->nanswer_files, arg);
 		break;
-	case OPTION_SAVE: o->save = arg; break;
-	case OPTION_ORIGIN: o->origin = true; break;
-	case OPTION_PERFTEST: o->perftest = true; break;
-	case OPTION_HTML: o->html = arg; break;
-	case OPTION_NHC: o->nhc = true; break;
-	case OPTION_MERGE: o->merge = true; break;
+	case OPTION_SAVE:
+		o->save = arg;
+		break;
+	case OPTION_ORIGIN:
+		o->origin = true;
+		break;
+	case OPTION_PERFTEST:
+		o->perftest = true;
+		break;
+	case OPTION_HTML:
+		o->html = arg;
+		break;
+	case OPTION_NHC:
+		o->nhc = true;
+		break;
+	case OPTION_MERGE:
+		o->merge = true;
+		break;
 	case OPTION_TIMEOUT:
 		t = strtod(arg, &end);
 		if (*end || end == arg || t <= 0 || t > TIMEOUT_MAX_S) {
@@ -160,7 +197,8 @@ static int set(struct options *o, enum option_id id, const char *arg)
 		}
 		o->jobs = (unsigned)n;
 		break;
-	case OPTION_COUNT: break;
+	case OPTION_COUNT:
+		break;
 	}
 	return 0;
 }

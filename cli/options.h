@@ -15,34 +15,34 @@ struct answers;
 /* X(ID, long name, short letter or 0, argument: 0 none, 1 required,
  *   2 optional) -- the option list, expanded into the enum below, the
  *   getopt table and the names in error messages. */
-#define OPTIONS(X)                          \
-	X(JSON, "json", 'j', 0)             \
-	X(PRETTY, "pretty", 'p', 0)         \
-	X(EXPLAIN, "explain", 'e', 0)       \
-	X(COLOR, "color", 0, 2)             \
-	X(NO_COLOR, "no-color", 0, 0)       \
-	X(HELP, "help", 'h', 0)             \
-	X(VERSION, "version", 'V', 0)       \
-	X(QUIET, "quiet", 'q', 0)           \
-	X(ROOT, "root", 0, 1)               \
-	X(OUTPUT, "output", 'o', 1)         \
-	X(RULES, "rules", 0, 1)             \
-	X(ANSWER, "answer", 0, 1)           \
-	X(ANSWERS, "answers", 0, 1)         \
-	X(SAVE, "save", 0, 1)               \
-	X(TIMEOUT, "timeout", 0, 1)         \
-	X(ORIGIN, "origin", 0, 0)           \
-	X(JOBS, "jobs", 0, 1)               \
-	X(HTML, "html", 0, 1)               \
-	X(NHC, "nhc", 0, 0)                 \
-	X(MERGE, "merge", 0, 0)             \
+#define OPTIONS(X)                    \
+	X(JSON, "json", 'j', 0)       \
+	X(PRETTY, "pretty", 'p', 0)   \
+	X(EXPLAIN, "explain", 'e', 0) \
+	X(COLOR, "color", 0, 2)       \
+	X(NO_COLOR, "no-color", 0, 0) \
+	X(HELP, "help", 'h', 0)       \
+	X(VERSION, "version", 'V', 0) \
+	X(QUIET, "quiet", 'q', 0)     \
+	X(ROOT, "root", 0, 1)         \
+	X(OUTPUT, "output", 'o', 1)   \
+	X(RULES, "rules", 0, 1)       \
+	X(ANSWER, "answer", 0, 1)     \
+	X(ANSWERS, "answers", 0, 1)   \
+	X(SAVE, "save", 0, 1)         \
+	X(TIMEOUT, "timeout", 0, 1)   \
+	X(ORIGIN, "origin", 0, 0)     \
+	X(JOBS, "jobs", 0, 1)         \
+	X(HTML, "html", 0, 1)         \
+	X(NHC, "nhc", 0, 0)           \
+	X(MERGE, "merge", 0, 0)       \
 	X(PERFTEST, "perftest", 0, 0)
 
 enum option_id {
 #define X(id, name, letter, arg) OPTION_##id,
 	OPTIONS(X)
 #undef X
-	OPTION_COUNT,
+		OPTION_COUNT,
 };
 
 /* A set of options, as a command table lists what a command accepts. */

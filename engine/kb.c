@@ -43,9 +43,10 @@ static int check_pattern(const struct ydoc *doc, const struct ynode *val,
 		regex_free(re);
 		return 0;
 	}
-	ydoc_report(doc, d, DIAG_ERROR, val,
-		    "field '%s' of '%s' is not a valid PCRE2 pattern: %s at offset %zu",
-		    vf->name, k->name, msg, off);
+	ydoc_report(
+		doc, d, DIAG_ERROR, val,
+		"field '%s' of '%s' is not a valid PCRE2 pattern: %s at offset %zu",
+		vf->name, k->name, msg, off);
 	return -EINVAL;
 }
 

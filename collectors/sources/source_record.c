@@ -41,8 +41,7 @@ static int rec_read(const struct source *s, const char *rel, const char *where,
  * lstat and readlink above), so that listing it in the snapshot finds
  * them.  A device node (/dev/infiniband/uverbs0) is never read, only
  * listed: an empty file stands for it. */
-static int rec_list(const struct source *s, const char *rel,
-		    struct names *out)
+static int rec_list(const struct source *s, const char *rel, struct names *out)
 {
 	int err = s->recorded->list(s, rel, out);
 

@@ -96,9 +96,10 @@ static void test_broken_signature_pattern(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd),
-		 "cp -r rules kb %s/ && sed -i \"0,/pattern: '(/s//pattern: '((/\" %s/kb/signatures.yaml",
-		 dir, dir);
+	snprintf(
+		cmd, sizeof(cmd),
+		"cp -r rules kb %s/ && sed -i \"0,/pattern: '(/s//pattern: '((/\" %s/kb/signatures.yaml",
+		dir, dir);
 	assert_int_equal(system(cmd), 0);
 	setenv("RDMADOCTOR_DATADIR", dir, 1);
 	o.paths = paths;

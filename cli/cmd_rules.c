@@ -54,7 +54,11 @@ static int list(const struct options *o, struct rule_set *rs)
 		putchar('\n');
 	}
 	if (arr) {
-		print_json(arr);
+		struct json *doc = json_new_object();
+
+		json_set(doc, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+		json_set(doc, "rules", arr);
+		print_json(doc);
 		return EXIT_HEALTHY;
 	}
 	if (o->origin)
@@ -74,6 +78,7 @@ static void lint_json(const struct rule_set *rs, const struct diag *d)
 {
 	struct json *j = json_new_object(), *arr = json_new_array();
 
+	json_set(j, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 	json_set(j, "ok", json_new_bool(rs != NULL));
 	json_set(j, "rules",
 		 json_new_int(rs ? (int64_t)rule_set_count(rs) : 0));
@@ -309,6 +314,7 @@ static void explain_json(const struct rule *r)
 	struct json *j = json_new_object(), *arr = json_new_array();
 	struct strbuf sb = STRBUF_INIT;
 
+	json_set(j, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 	json_set(j, "id", json_new_string(r->id));
 	json_set(j, "title", json_new_string(r->title));
 	json_set(j, "layer", json_new_string(layer_to_str(r->layer)));

@@ -56,7 +56,8 @@ static int list(const struct options *o, struct rule_set *rs)
 	if (arr) {
 		struct json *doc = json_new_object();
 
-		json_set(doc, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+		json_set(doc, "schema_version",
+			 json_new_int(RD_SCHEMA_VERSION));
 		json_set(doc, "rules", arr);
 		print_json(doc);
 		return EXIT_HEALTHY;

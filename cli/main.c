@@ -195,6 +195,7 @@ static void usage(FILE *out)
 		"      --html FILE   also write the report as one HTML page (check,\n"
 		"                    analyze, batch)\n"
 		"      --jobs N      batch: bundles analysed at once (default: processors)\n"
+		"      --merge       batch: join the fleet summaries of earlier runs\n"
 		"      --timeout SEC a tool's time limit (check, collect); a bundle's\n"
 		"                    (batch)\n"
 		"      --root DIR    check, collect, facts: a directory snapshot\n"

@@ -40,11 +40,9 @@ require() {
 # all in turn (benchrun), RUNS runs each after a warm-up whose output is
 # kept in DIR/rd.out and DIR/clips.out.  Prints two lines per directory,
 # rdmadoctor's then CLIPS's: "wall rss cpu min max".  rdmadoctor's exit
-# code 1 only says that there are diagnoses, and 4 that the generated
-# facts (items and readings) let no layer of a host be judged, which is
-# so by design (a failed run is caught by check_sets: its output lacks
-# the generator's set); CLIPS reads run.clp from the directory and prints
-# one line per diag fact.
+# codes 1 and 4 only say that there are diagnoses, or that the synthetic
+# facts let no layer be judged (-x 4 accepts both); CLIPS reads run.clp from the
+# directory and prints one line per diag fact.
 measure() {
 	runs=$1
 	shift

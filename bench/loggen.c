@@ -385,11 +385,11 @@ static void build_hits(const struct sig *s)
 
 /* ---- the pools ---- */
 
+static struct logscan *scanner; /* the kb's, as rdmadoctor builds it */
+
 /* The message of a log line as rdmadoctor's kernel-log parser reads it
  * (its time, host and program cut off), or NULL when the parser keeps no
  * log fact for it.  Adds the parser's facts to fb; the result is owned. */
-static struct logscan *scanner; /* the kb's, as rdmadoctor builds it */
-
 static char *message_of(struct fact_base *fb, const char *line)
 {
 	uint32_t log = sym_intern_cstr("log");

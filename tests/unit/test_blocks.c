@@ -12,6 +12,7 @@
 
 #include "collectors/parsers/blocks.h"
 #include "engine/diag.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/kb.h"
 #include "parsed.h"
 
@@ -25,9 +26,11 @@ static struct parsed paste(const char *text, struct blocks_summary *sum)
 
 	if (kb_load_dir(p.fb, "kb", "kb", d) < 0)
 		fail_msg("kb/ does not load");
-	diag_free(d);
 	emit_init(&e, p.fb, "paste.txt");
+	e.scan = logscan_new(p.fb, d);
 	p.facts = blocks_parse(&e, text, strlen(text), sum);
+	logscan_free(e.scan);
+	diag_free(d);
 	return p;
 }
 

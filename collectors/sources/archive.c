@@ -234,7 +234,7 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 	return rc;
 }
 
-int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
+int archive_write_tgz(int fd, const struct archive_out *m, size_t n,
 		      char *err, size_t errsize)
 {
 	struct archive *a = archive_write_new();
@@ -244,7 +244,7 @@ int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
 
 	archive_write_add_filter_gzip(a);
 	archive_write_set_format_pax_restricted(a);
-	if (archive_write_open_filename(a, path) != ARCHIVE_OK) {
+	if (archive_write_open_fd(a, fd) != ARCHIVE_OK) {
 		snprintf(err, errsize, "%s", archive_error_string(a));
 		rc = -EIO;
 		goto out;

@@ -58,9 +58,9 @@ struct archive_out {
 	const char *link; /* SYMLINK target */
 };
 
-/* Writes a gzip-compressed tar archive of the members to path.  Returns 0,
- * or a negative errno with a message in err. */
-int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
+/* Writes a gzip-compressed tar archive of the members into fd (borrowed,
+ * left open).  Returns 0, or a negative errno with a message in err. */
+int archive_write_tgz(int fd, const struct archive_out *m, size_t n,
 		      char *err, size_t errsize);
 
 /* Whether the file starts like a tar archive or compressed data. */

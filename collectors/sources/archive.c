@@ -156,7 +156,15 @@ static int read_member(struct archive *a, int64_t declared, uint64_t *total,
 	       ARCHIVE_OK) {
 		if (offset < 0 || (uint64_t)offset < at)
 			return -EIO; /* out of order */
-		*total += (uint64_t)offset - at + size;
+		/* A hole costs only what of it is kept (zeros in c). */
+		*total += size;
+		if (at < c->keep) {
+			uint64_t upto = (uint64_t)offset < c->keep ?
+						(uint64_t)offset :
+						c->keep;
+
+			*total += upto - at;
+		}
 		if (*total > total_max)
 			return -E2BIG;
 		at = (uint64_t)offset + size;
@@ -215,12 +223,20 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 					 archive_error_string(a) ?
 						 archive_error_string(a) :
 						 "read error");
+			if (rc == -EIO && c.data) {
+				/* What was read of it is evidence, cut short. */
+				c.data[c.len] = '\0';
+				if (!fn(ctx, &m, c.data, c.len, ARCHIVE_CUT_SHORT))
+					rc = -EIO;
+				break;
+			}
 			if (rc) {
 				free(c.data);
 				break;
 			}
 		}
-		rc = fn(ctx, &m, c.data, c.len, c.truncated);
+		rc = fn(ctx, &m, c.data, c.len,
+			c.truncated ? ARCHIVE_CUT_CAP : ARCHIVE_WHOLE);
 		if (rc)
 			break;
 	}

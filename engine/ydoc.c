@@ -3,10 +3,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "engine/strbuf.h"
@@ -328,12 +331,33 @@ struct ydoc *ydoc_load_file(const char *path, const char *name, struct diag *d)
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	struct ydoc *doc;
-	FILE *fp = fopen(path, "rb");
+	struct stat st;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *fp;
 	size_t n;
 
+	if (fd < 0) {
+		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
+			"cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
+			"not a regular file (%s); rule, kb and answer files must be regular files",
+			S_ISFIFO(st.st_mode) ? "a FIFO" :
+			S_ISDIR(st.st_mode)  ? "a directory" :
+			S_ISCHR(st.st_mode)  ? "a character device" :
+			S_ISSOCK(st.st_mode) ? "a socket" :
+					       "a special file");
+		close(fd);
+		return NULL;
+	}
+	fp = fdopen(fd, "rb");
 	if (!fp) {
 		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
 			"cannot open: %s", strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {

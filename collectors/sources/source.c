@@ -715,6 +715,22 @@ static void manifest_add(struct source *s, const char *exec, const char *file,
 	s->nmanifest++;
 }
 
+static const char *next_key(struct jscan *j)
+{
+	size_t len;
+
+	return jscan_key(j, &len);
+}
+
+/* The next string ("" when it is not one: the reader has failed). */
+static const char *next_string(struct jscan *j)
+{
+	size_t len;
+	const char *str = jscan_string(j, &len);
+
+	return str ? str : "";
+}
+
 /* Enters the member key of the object that comes next, reading past the
  * others; false when it is not there. */
 static bool scan_to(struct jscan *j, const char *key)
@@ -723,7 +739,7 @@ static bool scan_to(struct jscan *j, const char *key)
 
 	if (jscan_peek(j) != JSCAN_OBJECT || jscan_object(j))
 		return false;
-	while ((k = jscan_key(j, NULL))) {
+	while ((k = next_key(j))) {
 		if (!strcmp(k, key))
 			return true;
 		if (jscan_skip(j))
@@ -745,24 +761,24 @@ static void scan_command(struct source *s, struct jscan *j)
 		return;
 	}
 	jscan_object(j);
-	while ((k = jscan_key(j, NULL))) {
+	while ((k = next_key(j))) {
 		enum jscan_type t = jscan_peek(j);
 		bool is_int;
 		double dbl;
 
 		if (!strcmp(k, "exec") && t == JSCAN_STRING) {
 			free(exec);
-			exec = xstrdup(jscan_string(j, NULL));
+			exec = xstrdup(next_string(j));
 		} else if (!strcmp(k, "filepath") && t == JSCAN_STRING) {
 			free(file);
-			file = xstrdup(jscan_string(j, NULL));
+			file = xstrdup(next_string(j));
 		} else if (!strcmp(k, "return_code") && t == JSCAN_NUMBER) {
 			jscan_number(j, &is_int, &rc, &dbl);
 			if (!is_int)
 				rc = (int64_t)dbl;
 		} else if (!strcmp(k, "rdmadoctor_status") &&
 			   t == JSCAN_STRING) {
-			timeout = !strcmp(jscan_string(j, NULL), "timeout");
+			timeout = !strcmp(next_string(j), "timeout");
 		} else if (jscan_skip(j)) {
 			break;
 		}
@@ -785,7 +801,7 @@ static void scan_plugin(struct source *s, struct jscan *j)
 		return;
 	}
 	jscan_object(j);
-	while ((k = jscan_key(j, NULL))) {
+	while ((k = next_key(j))) {
 		if (!strcmp(k, "commands") && jscan_peek(j) == JSCAN_ARRAY) {
 			jscan_array(j);
 			while (jscan_item(j))
@@ -814,7 +830,7 @@ static void load_manifest(struct source *s, struct diag *d)
 	if (scan_to(&j, "components") && scan_to(&j, "report") &&
 	    scan_to(&j, "plugins") && jscan_peek(&j) == JSCAN_OBJECT &&
 	    !jscan_object(&j))
-		while (!jscan_failed(&j) && jscan_key(&j, NULL))
+		while (!jscan_failed(&j) && next_key(&j))
 			scan_plugin(s, &j);
 	if (jscan_failed(&j))
 		diag_at(d, DIAG_WARNING, f.where, 0, 0, NULL,

@@ -61,6 +61,7 @@ struct engine {
 	uint32_t *asserted_by; /* fact id -> firing id */
 	size_t capasserted;
 	bool *fired; /* per rule */
+	size_t *matched; /* per rule: activations made */
 	int *stratum; /* per rule: fires after lower strata */
 	size_t max_firings;
 	struct engine_stats stats;
@@ -149,6 +150,7 @@ struct engine *engine_new(const struct rule_set *rs, struct fact_base *fb,
 	e->d = d;
 	e->nrules = rule_set_count(rs);
 	e->fired = xcalloc(e->nrules ? e->nrules : 1, sizeof(bool));
+	e->matched = xcalloc(e->nrules ? e->nrules : 1, sizeof(size_t));
 	e->max_firings = ENGINE_DEFAULT_MAX_FIRINGS;
 	e->sym_answer = sym_intern_cstr("answer");
 	e->sym_question = sym_intern_cstr("question");
@@ -173,6 +175,7 @@ void engine_free(struct engine *e)
 	for (size_t i = 0; i < e->nheap; i++)
 		free_activation(e->heap[i]);
 	free(e->heap);
+	free(e->matched);
 	free(e->refr);
 	free(e->refr_facts);
 	for (size_t i = 0; i < e->nfirings; i++) {
@@ -391,13 +394,32 @@ static void match_alloc(const struct rule *r, struct activation *a)
 	a->bound = (bool *)(a->facts + r->npatterns);
 }
 
+/* A rule whose conditions share no variable matches the cross product
+ * of their facts: every rule, asserting or diagnose-only, is held to the
+ * firing cap in matches too, and the run stops with an error. */
+static void too_many_matches(struct engine *e, const struct rule *r)
+{
+	e->overflow = true;
+	diag_error(
+		e->d,
+		"rule '%s' (%s:%d) matched more than %zu times; its conditions probably share no variable (a cross product of their facts)",
+		r->id, r->file, r->line, e->max_firings);
+}
+
 static void activate(struct join *j)
 {
 	const struct rule *r = j->r;
 	struct activation *a;
 
+	if (j->e->overflow)
+		return;
+	if (j->e->matched[j->ri] >= j->e->max_firings) {
+		too_many_matches(j->e, r);
+		return;
+	}
 	if (!refraction_add(j->e, j->ri, j->facts, r->npatterns))
 		return;
+	j->e->matched[j->ri]++;
 	a = xcalloc(1, sizeof(*a));
 	a->rule = j->ri;
 	a->salience = r->salience;
@@ -440,7 +462,7 @@ static void join_step(struct join *j, size_t step)
 	} else {
 		ids = candidates(j, p, &n);
 	}
-	for (size_t k = 0; k < n && !j->found; k++) {
+	for (size_t k = 0; k < n && !j->found && !j->e->overflow; k++) {
 		const struct fact *f = fact_base_get(j->e->fb, ids[k]);
 		size_t mark = j->b.ntrail;
 		int rc;
@@ -675,9 +697,11 @@ static void report_runaway(struct engine *e)
 int engine_run(struct engine *e)
 {
 	if (!e->started) {
-		for (uint32_t i = 0; i < e->nrules; i++)
+		for (uint32_t i = 0; i < e->nrules && !e->overflow; i++)
 			run_join(e, i, -1, 0, NULL, false);
 		e->started = true;
+		if (e->overflow)
+			return -E2BIG;
 	}
 	while (e->nheap) {
 		struct activation *a = heap_pop(e);

@@ -373,20 +373,17 @@ static int merge_file(struct batch *b, const char *path, struct diag *d)
 		return -EINVAL;
 	}
 	while ((n = getline(&line, &cap, f)) > 0) {
-		struct json *j;
 		char err[160];
 
 		lineno++;
 		if (strncmp(line, FLEET_LINE, strlen(FLEET_LINE)))
 			continue;
-		j = json_parse(line, (size_t)n, err, sizeof(err));
-		if (!j) {
+		if (fleet_merge_line(b->fleet, line, (size_t)n, err,
+				     sizeof(err))) {
 			diag_at(d, DIAG_ERROR, path, lineno, 0, NULL,
 				"not a fleet summary: %s", err);
 			break;
 		}
-		fleet_merge(b->fleet, json_get(j, "fleet"));
-		json_free(j);
 		found++;
 	}
 	free(line);

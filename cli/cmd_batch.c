@@ -440,9 +440,11 @@ static int run(struct batch *b, struct diag *d)
 	po.tick = tick;
 	po.arg = b;
 	b->started = now();
-	if (b->nbundles && pool_run(b->nbundles, &po, &signo) == -EINTR)
-		fprintf(stderr, "\r\033[Krdmadoctor: interrupted (%s)\n",
+	if (b->nbundles && pool_run(b->nbundles, &po, &signo) == -EINTR) {
+		bar_clear(b); /* escapes only where a bar was drawn */
+		fprintf(stderr, "rdmadoctor: interrupted (%s)\n",
 			strsignal(signo));
+	}
 	return finish(b, signo);
 }
 

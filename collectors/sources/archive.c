@@ -187,6 +187,7 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_gnutar(a);
+	archive_read_support_format_zip(a); /* a report zipped on Windows */
 	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errsize, "%s", archive_error_string(a));
 		archive_read_free(a);
@@ -322,6 +323,12 @@ bool archive_looks_like(const char *path)
 	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
 		return true;
 	if (n >= 3 && !memcmp(h, "BZh", 3))
+		return true;
+	if (n >= 4 && !memcmp(h, "\x28\xb5\x2f\xfd", 4)) /* zstd */
+		return true;
+	if (n >= 4 && !memcmp(h, "\x04\x22\x4d\x18", 4)) /* lz4 frame */
+		return true;
+	if (n >= 4 && !memcmp(h, "PK\x03\x04", 4)) /* zip */
 		return true;
 	return n >= 262 && !memcmp(h + 257, "ustar", 5);
 }

@@ -46,7 +46,8 @@ enum archive_cut {
 typedef int (*archive_member_fn)(void *ctx, const struct archive_member *m,
 				 char *data, size_t len, enum archive_cut cut);
 
-/* Walks a tar archive (compressed with gzip, xz, bzip2 or not at all) in
+/* Walks a tar archive (compressed with gzip, xz, bzip2, zstd, lz4 or not
+ * at all), or a zip archive, in
  * one streaming pass, nothing extracted to disk, keeping of each member
  * what keep says; content is copied once, from the decompressor into the
  * buffer fn receives.  More than total_max bytes of content in all is
@@ -73,7 +74,8 @@ struct archive_out {
 int archive_write_tgz(int fd, const struct archive_out *m, size_t n,
 		      char *err, size_t errsize);
 
-/* Whether the file starts like a tar archive or compressed data. */
+/* Whether the file starts like a tar or zip archive or compressed data
+ * (gzip, xz, bzip2, zstd, lz4). */
 bool archive_looks_like(const char *path);
 
 #endif

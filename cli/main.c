@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/commands.h"
+#include "cli/deadline.h"
 #include "cli/options.h"
 #include "collectors/parsers/formats.h"
 
@@ -145,6 +146,8 @@ static void usage(FILE *out)
 		"      --jobs N      batch: bundles analysed at once (default: processors)\n"
 		"      --nhc         check: NHC's one-line failure format, for health checks\n"
 		"      --perftest    check, collect: also run a loopback ib_write_bw\n"
+		"      --deadline S  check, analyze, batch, collect: stop the whole run\n"
+		"                    after S seconds, its tools and workers too (exit 2)\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
 		"  -V, --version     print the version\n"
 		"\n"
@@ -221,6 +224,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 		rc = EXIT_HEALTHY;
 	} else {
+		deadline_arm(o.deadline_s);
 		rc = cmd ? cmd->run(&o) : cmd_default(&o);
 	}
 	options_release(&o);

@@ -11,6 +11,7 @@
 
 #define TIMEOUT_MAX_S 3600 /* @@ */
 #define JOBS_MAX 1024 /* processes batch runs at once */
+#define DEADLINE_MAX_S 86400 /* @@ */
 
 enum {
 	OPT_NO_COLOR = 256,
@@ -26,6 +27,7 @@ enum {
 	OPT_NHC,
 	OPT_MERGE,
 	OPT_PERFTEST,
+	OPT_DEADLINE,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +50,7 @@ static const struct option long_opts[] = {
 	{ "nhc", no_argument, NULL, OPT_NHC },
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "perftest", no_argument, NULL, OPT_PERFTEST },
+	{ "deadline", required_argument, NULL, OPT_DEADLINE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -126,6 +129,17 @@ int options_parse(int argc, char **argv, struct options *o)
 			}
 			o->timeout_ms = (unsigned)(t * 1000);
 			o->timeout_set = true;
+			break;
+		case OPT_DEADLINE:
+			n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 1 ||
+			    n > DEADLINE_MAX_S) {
+				fprintf(stderr,
+					"rdmadoctor: error: --deadline takes whole seconds between 1 and %d, not '%s'\n",
+					DEADLINE_MAX_S, optarg);
+				return -EINVAL;
+			}
+			o->deadline_s = (unsigned)n;
 			break;
 		case OPT_JOBS:
 			n = strtol(optarg, &end, 10);

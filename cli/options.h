@@ -14,6 +14,7 @@ struct options {
 	bool quiet; /* no progress lines */
 	bool origin; /* rules list --origin */
 	bool perftest; /* check/collect --perftest */
+	unsigned deadline_s; /* --deadline: the whole run, 0 for none */
 	const char *root;
 	const char *output; /* collect -o */
 	const char **rules; /* --rules, in order */

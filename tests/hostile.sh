@@ -632,5 +632,87 @@ python3 -c "import sys; sys.stdout.write('{\"fleet\": {\"bundles\": 1, \"hosts\"
 bounded merge-shard-item 2 "an item of more than 1048576 bytes" -- "$BIN" batch --merge "$W/shard2.jsonl"
 rm -f "$W/shard.jsonl" "$W/shard2.jsonl"
 
+# Quadratic loops: 100k errors in a rule file, 120k answers.
+python3 -c "print('language: 1\nrules:'); [print('  - a') for i in range(100000)]" > "$W/r.yaml"
+bounded lint-100k-errors 3 "" -- "$BIN" rules lint "$W/r.yaml"
+python3 -c "[print('q%d: x'%i) for i in range(120000)]" > "$W/a.yaml"
+bounded answers-120k 2 "a.yaml:1:1: error: unknown question 'q0'" -- "$BIN" analyze --answers "$W/a.yaml" $H/ibstat-lf.txt
+rm -f "$W/r.yaml" "$W/a.yaml"
+
+# Encodings and formats: a UTF-8 mark, UTF-16 (both orders), UTF-32 by
+# name; .tar.zst, .tar.lz4 and .zip of a report; advice saying what was
+# seen.
+printf '\357\273\277' | cat - $H/ibstat-lf.txt > "$W/bom8.txt"
+hcase utf8-bom 0 "ibstat +ok +.*bom8.txt: [0-9]+ facts" -- "$BIN" analyze "$W/bom8.txt"
+{ printf '\377\376'; iconv -f UTF-8 -t UTF-16LE $H/ibstat-lf.txt; } > "$W/u16le.txt"
+hcase utf16le 0 "ibstat +ok +.*u16le.txt: [0-9]+ facts" -- "$BIN" analyze "$W/u16le.txt"
+{ printf '\376\377'; iconv -f UTF-8 -t UTF-16BE $H/ibstat-lf.txt; } > "$W/u16be.txt"
+hcase utf16be 0 "ibstat +ok +.*u16be.txt: [0-9]+ facts" -- "$BIN" analyze "$W/u16be.txt"
+{ printf '\377\376\000\000'; iconv -f UTF-8 -t UTF-32LE $H/ibstat-lf.txt; } > "$W/u32.txt"
+hcase utf32 2 "UTF-32 text, which rdmadoctor does not read; convert it with: iconv -f UTF-32 -t UTF-8" -- \
+	"$BIN" analyze "$W/u32.txt"
+echo "hello world" > "$W/hello.txt"
+hcase advice-seen 2 "\(it begins 'hello world'\)" -- "$BIN" analyze "$W/hello.txt"
+lacks advice-seen "KIND=hello.txt, where KIND is one of: transcript, ibstat, lsmod, proc_modules, modinfo, ethtool_i, perftest, kconfig, dmesg, ibstatus, ibv_devinfo, ibv_devices, rdma, ibdev2netdev, ofed_info, lspci, flint_q, mlxfwmanager, perfquery, pingpong, limits_conf, ucx_log, facts$"
+for z in zstd lz4; do
+	if command -v $z > /dev/null; then
+		tar -C $SOS/.. -cf - $SOSB | $z -q > "$W/s.tar.$z"
+		bounded tar-$z 1 "analyze .*s.tar.$z \(sosreport, host cx5-node07\)" -- "$BIN" analyze "$W/s.tar.$z"
+		grep -q "Firmware older than the driver" "$T/out" && ok || bad "tar-$z: the firmware fault is missed"
+	else
+		bad "tar-$z: no $z here (tools/deps.sh installs it)"
+	fi
+done
+if command -v zip > /dev/null; then
+	(cd $SOS/.. && zip -qr "$W/s.zip" $SOSB)
+	bounded zip 1 "analyze .*s.zip \(sosreport, host cx5-node07\)" -- "$BIN" analyze "$W/s.zip"
+else
+	python3 -c "
+import os, sys, zipfile
+top = sys.argv[1]
+with zipfile.ZipFile(sys.argv[2], 'w') as z:
+    for d, _, fs in os.walk(top):
+        for f in fs:
+            p = os.path.join(d, f)
+            z.write(p, os.path.relpath(p, os.path.dirname(top)))" $SOS "$W/s.zip"
+	bounded zip 1 "analyze .*s.zip \(sosreport, host cx5-node07\)" -- "$BIN" analyze "$W/s.zip"
+fi
+rm -f "$W"/s.tar.* "$W/s.zip"
+
+# An interrupted batch writes no escapes to a stderr that is not a
+# terminal; a --deadline ends a run and the tools it started.
+if [ -n "$HEAVY" ]; then
+	mkdir -p "$W/slow/sos_commands" && echo slow > "$W/slow/sos_commands/hostname"
+	truncate -s 1500M "$W/slow/filler"
+	tar -C "$W" -cf - slow | xz -1 -T1 > "$W/slow.tar.xz"
+	rm -rf "$W/slow"
+	"$BIN" batch "$W/slow.tar.xz" > /dev/null 2> "$W/err" &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	if LC_ALL=C grep -q "$esc" "$W/err"; then
+		bad "batch-interrupt: escapes on a stderr that is no terminal: $(cat -v "$W/err" | head -2)"
+	elif ! grep -q "rdmadoctor: interrupted" "$W/err"; then
+		bad "batch-interrupt: no word of the interrupt: $(head -2 "$W/err")"
+	else
+		ok
+	fi
+	bounded deadline-batch 2 "the --deadline passed" -- "$BIN" batch --deadline 1 "$W/slow.tar.xz"
+	rm -f "$W/slow.tar.xz"
+else
+	skip "batch-interrupt left out under valgrind"
+fi
+printf '#!/bin/sh\nexec sleep %s3\n' $tag > "$W/bin/ibstat"
+bounded deadline-check 2 "the --deadline passed" -- env PATH="$W/bin:$PATH" "$BIN" check --timeout 30 --deadline 2
+sleep 0.3
+if pgrep -f "sleep ${tag}3" > /dev/null; then
+	bad "deadline-check: a tool outlived the deadline"
+	pkill -f "sleep ${tag}3"
+else
+	ok
+fi
+hcase deadline-usage 2 "--deadline takes whole seconds between 1 and 86400, not 'soon'" -- "$BIN" analyze --deadline soon $SOS
+
 echo "hostile: $pass passed, $fail failed, $skipped skipped"
 [ $fail = 0 ]

@@ -704,6 +704,7 @@ else
 	skip "batch-interrupt left out under valgrind"
 fi
 printf '#!/bin/sh\nexec sleep %s3\n' $tag > "$W/bin/ibstat"
+chmod +x "$W/bin/ibstat"
 bounded deadline-check 2 "the --deadline passed" -- env PATH="$W/bin:$PATH" "$BIN" check --timeout 30 --deadline 2
 sleep 0.3
 if pgrep -f "sleep ${tag}3" > /dev/null; then

@@ -64,6 +64,7 @@ struct engine {
 	size_t *matched; /* per rule: activations made */
 	int *stratum; /* per rule: fires after lower strata */
 	size_t max_firings;
+	size_t max_matches; /* per rule */
 	struct engine_stats stats;
 	uint32_t sym_answer, sym_question;
 	bool started; /* the first full match has run */
@@ -152,6 +153,7 @@ struct engine *engine_new(const struct rule_set *rs, struct fact_base *fb,
 	e->fired = xcalloc(e->nrules ? e->nrules : 1, sizeof(bool));
 	e->matched = xcalloc(e->nrules ? e->nrules : 1, sizeof(size_t));
 	e->max_firings = ENGINE_DEFAULT_MAX_FIRINGS;
+	e->max_matches = ENGINE_DEFAULT_MAX_MATCHES;
 	e->sym_answer = sym_intern_cstr("answer");
 	e->sym_question = sym_intern_cstr("question");
 	e->alpha = alpha_net_new(rs);
@@ -192,6 +194,11 @@ void engine_free(struct engine *e)
 void engine_set_max_firings(struct engine *e, size_t max)
 {
 	e->max_firings = max;
+}
+
+void engine_set_max_matches(struct engine *e, size_t max)
+{
+	e->max_matches = max;
 }
 
 /* ---- agenda: salience first, then the order activations arose ---- */
@@ -403,7 +410,7 @@ static void too_many_matches(struct engine *e, const struct rule *r)
 	diag_error(
 		e->d,
 		"rule '%s' (%s:%d) matched more than %zu times; its conditions probably share no variable (a cross product of their facts)",
-		r->id, r->file, r->line, e->max_firings);
+		r->id, r->file, r->line, e->max_matches);
 }
 
 static void activate(struct join *j)
@@ -413,7 +420,7 @@ static void activate(struct join *j)
 
 	if (j->e->overflow)
 		return;
-	if (j->e->matched[j->ri] >= j->e->max_firings) {
+	if (j->e->matched[j->ri] >= j->e->max_matches) {
 		too_many_matches(j->e, r);
 		return;
 	}

@@ -439,8 +439,16 @@ int fleet_merge_line(struct fleet *f, const char *line, size_t len, char *err,
 		return -E2BIG;
 	}
 	jscan_init(&j, line, len);
-	if (jscan_object(&j) || !(k = jscan_key(&j, &klen)) ||
-	    strcmp(k, "fleet") || jscan_object(&j)) {
+	if (jscan_object(&j)) {
+		snprintf(err, errsize, "not {\"fleet\": {...}}");
+		rc = -EINVAL;
+		goto out;
+	}
+	/* Keys beside it (schema_version) are read past. */
+	while ((k = jscan_key(&j, &klen)) && strcmp(k, "fleet"))
+		if (jscan_skip(&j))
+			break;
+	if (!k || jscan_object(&j)) {
 		snprintf(err, errsize, "not {\"fleet\": {...}}");
 		rc = -EINVAL;
 		goto out;

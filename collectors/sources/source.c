@@ -827,6 +827,11 @@ static void load_manifest(struct source *s, struct diag *d)
 		return;
 	}
 	jscan_init(&j, f.data, f.len);
+	if (jscan_peek(&j) != JSCAN_OBJECT) {
+		diag_at(d, DIAG_WARNING, f.where, 0, 0, NULL,
+			"cannot parse sos manifest (not a JSON object); finding outputs by file name");
+		goto out;
+	}
 	if (scan_to(&j, "components") && scan_to(&j, "report") &&
 	    scan_to(&j, "plugins") && jscan_peek(&j) == JSCAN_OBJECT &&
 	    !jscan_object(&j))
@@ -834,8 +839,9 @@ static void load_manifest(struct source *s, struct diag *d)
 			scan_plugin(s, &j);
 	if (jscan_failed(&j))
 		diag_at(d, DIAG_WARNING, f.where, 0, 0, NULL,
-			"cannot parse sos manifest (not JSON at byte %zu); finding outputs by file name",
+			"cannot parse sos manifest (not JSON, or nested too deep, at byte %zu); finding outputs by file name",
 			jscan_offset(&j, f.data));
+out:
 	jscan_release(&j);
 	fetch_release(&f);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "cli/answers.h"
 #include "cli/commands.h"
 #include "cli/report.h"
 #include "cli/savefile.h"
@@ -59,7 +60,8 @@ static int fill_snapshot(int fd, void *ctx, char *err, size_t errsize)
 
 int cmd_collect(struct options *o)
 {
-	struct analysis_opts ao = { 0 };
+	struct analysis_opts ao;
+	struct answers as = { 0 };
 	struct snapshot *snap;
 	struct diag *d;
 	struct analysis *a = NULL;
@@ -73,17 +75,11 @@ int cmd_collect(struct options *o)
 	}
 	d = diag_new();
 	snap = snapshot_new();
-	ao.root = o->root;
-	ao.live = !o->root;
-	ao.timeout_ms = o->timeout_ms;
-	ao.perftest = o->perftest;
-	ao.rule_dirs = o->rules;
-	ao.nrule_dirs = o->nrules;
-	ao.progress =
-		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
+	rc = options_analysis(o, &ao, &as, d) ? EXIT_USAGE : 0;
 	ao.no_engine = true;
 	ao.record = snap;
-	rc = analysis_run(&ao, d, &a);
+	if (!rc)
+		rc = analysis_run(&ao, d, &a);
 	if (!a) {
 		diag_print(d, stderr, "rdmadoctor");
 		goto out;
@@ -114,6 +110,7 @@ int cmd_collect(struct options *o)
 	free(path);
 	analysis_free(a);
 out:
+	answers_release(&as);
 	snapshot_free(snap);
 	diag_free(d);
 	return rc;

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
-#include "collectors/parsers/logscan.h"
 #include "collectors/sources/archive.h"
 #include "collectors/sources/source.h"
 #include "engine/diag.h"
@@ -93,12 +92,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (src) {
 			struct fact_base *fb = fact_base_new();
 			struct collect_run *run =
-				collect_run_new(fb, d, NULL, NULL);
+				collect_run_new(fb, NULL, d, NULL, NULL);
 
 			collect_source(run, src);
 			collect_finish(run);
 			collect_enrich(fb);
-			logscan_release();
 			fact_base_free(fb);
 			source_free(src);
 		}

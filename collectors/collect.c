@@ -14,6 +14,7 @@
 #include "collectors/collector.h"
 #include "collectors/parsers/factfile.h"
 #include "collectors/parsers/formats.h"
+#include "collectors/parsers/parse_app.h"
 #include "collectors/parsers/parse_log.h"
 #include "collectors/sources/snapshot.h"
 #include "engine/json.h"
@@ -378,21 +379,55 @@ static void read_rest(int fd, struct fetch *f)
 	f->data = sb_detach(&sb);
 }
 
+/* The hook for application errors: whatever a loose text was read as,
+ * the NCCL, UCX, MPI, ... lines in it become app_error facts, as a person
+ * reading the paste would take them (a text read as application lines
+ * already is not scanned twice).  first_line is the line number of text's
+ * first line in the file.  Returns the facts added. */
+static int loose_app_errors(struct emit *e, const struct format *fmt,
+			    const char *text, size_t len, uint32_t first_line)
+{
+	uint32_t base = e->line_base;
+	int facts;
+
+	if (fmt && fmt->parse == parse_app_log)
+		return 0;
+	e->line_base = base + first_line - 1;
+	facts = app_scan(e, text, len);
+	e->line_base = base;
+	return facts;
+}
+
+static uint32_t count_lines(const char *p, size_t n)
+{
+	uint32_t lines = 0;
+
+	for (const char *q = p; (q = memchr(q, '\n', (size_t)(p + n - q)));
+	     q++)
+		lines++;
+	return lines;
+}
+
 /* Scans a kernel log piece by piece, from the first piece in f on, cutting
  * at newlines, and closes fd: a log of any size in constant memory.
  * Returns the facts added. */
-static int scan_log(int fd, struct fetch *f, struct emit *e)
+static int scan_log(int fd, struct fetch *f, struct emit *e,
+		    const struct format *fmt)
 {
 	struct log_stream *s = log_stream_new(e);
 	char *buf = f->data;
 	size_t have = f->len;
 	bool end = have < LOOSE_PIECE;
+	uint32_t line = 1;
+	int app = 0;
 
 	for (;;) {
 		const char *nl = end ? NULL : memrchr(buf, '\n', have);
 		size_t cut = nl ? (size_t)(nl - buf) + 1 : have;
 		ssize_t n;
 
+		app += loose_app_errors(e, fmt, buf, cut, line);
+		line += count_lines(buf, cut);
 		log_stream_feed(s, buf, cut);
 		memmove(buf, buf + cut, have - cut);
 		have -= cut;
@@ -409,7 +444,7 @@ static int scan_log(int fd, struct fetch *f, struct emit *e)
 		end = have < LOOSE_PIECE;
 	}
 	close(fd);
-	return log_stream_end(s);
+	return log_stream_end(s) + app;
 }
 
 /* Whether the file is gzip, xz or bzip2 data (a rotated log, a pasted
@@ -482,6 +517,20 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 			return -EINVAL;
 	}
 	if (!fmt && !(fmt = format_detect(f.data, f.len, &score))) {
+		/* No tool output: an application's log is told by the
+		 * application lines in it. */
+		if (fd >= 0) {
+			read_rest(fd, &f);
+			fd = -1;
+		}
+		emit_init(&e, run->fb, path);
+		if (loose_app_errors(&e, NULL, f.data, f.len, 1) > 0) {
+			fmt = format_find("app_log");
+			facts = (int)e.nfacts;
+			goto read;
+		}
+	}
+	if (!fmt) {
 		struct strbuf sb = STRBUF_INIT;
 
 		known_kinds(&sb);
@@ -496,12 +545,14 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	}
 	emit_init(&e, run->fb, path);
 	if (fd >= 0 && !strcmp(fmt->name, "dmesg")) {
-		facts = scan_log(fd, &f, &e);
+		facts = scan_log(fd, &f, &e, fmt);
 	} else {
 		if (fd >= 0)
 			read_rest(fd, &f);
 		facts = fmt->parse(&e, f.data, f.len, NULL);
+		facts += loose_app_errors(&e, fmt, f.data, f.len, 1);
 	}
+read:
 	detail =
 		xasprintf("%s: %d fact%s%s", path, facts, facts == 1 ? "" : "s",
 			  f.status == FETCH_TRUNCATED ?

@@ -63,8 +63,9 @@ const struct format *format_detect(const char *text, size_t len, int *score);
 	  "perftest")                                                          \
 	X(limits_conf, "/etc/security/limits.conf or limits.d/*.conf",         \
 	  "limits")                                                            \
-	X(ucx_log, "UCX log lines (errors, the locked-memory limit)",          \
-	  "tool_error limits")                                                 \
+	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
+		   "SPDK, Lustre, librdmacm, libibverbs, perftest)",           \
+	  "app_error limits")                                                  \
 	X(facts, "a fact file, as 'facts --json' prints", "")
 
 #define X(name, what, kinds)                                           \

@@ -45,8 +45,11 @@ struct logscan {
 #define HIT 0x80000000u
 #define ROW(t) ((t) & ~HIT)
 
-static struct logscan *cached;
-static const struct fact_base *cached_for;
+/* One scanner per kind of pattern fact (signature, app_message), each
+ * built for one fact base. */
+static const char *const scan_kinds[] = { "signature", "app_message" };
+static struct logscan *cached[ARRAY_SIZE(scan_kinds)];
+static const struct fact_base *cached_for[ARRAY_SIZE(scan_kinds)];
 
 static void free_scanner(struct logscan *ls)
 {
@@ -68,9 +71,11 @@ static void free_scanner(struct logscan *ls)
 
 void logscan_release(void)
 {
-	free_scanner(cached);
-	cached = NULL;
-	cached_for = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(scan_kinds); i++) {
+		free_scanner(cached[i]);
+		cached[i] = NULL;
+		cached_for[i] = NULL;
+	}
 }
 
 /* ---- building the automaton ---- */
@@ -220,8 +225,8 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	if (!re) {
 		diag_at(d, DIAG_ERROR, fact_base_source_name(fb, f->prov.src),
 			(int)f->prov.line, 0, NULL,
-			"signature '%s': pattern does not compile: %s at offset %zu",
-			text_of(f, "id"), msg, off);
+			"%s '%s': pattern does not compile: %s at offset %zu",
+			sym_str(f->kind), text_of(f, "id"), msg, off);
 		return;
 	}
 	ls->sigs = xrealloc(ls->sigs, (ls->nsigs + 1) * sizeof(*ls->sigs));
@@ -240,18 +245,23 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	ls->nsigs++;
 }
 
-static struct logscan *build(const struct fact_base *fb, struct diag *d)
+static struct logscan *build(const struct fact_base *fb, const char *kind,
+			     struct diag *d)
 {
 	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0 };
 	size_t n;
 	const uint32_t *ids;
 
 	new_state(&b);
-	ids = fact_base_of_kind(fb, sym_intern_cstr("signature"), &n);
+	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
 		add_signature(&b, fb, fact_base_get(fb, ids[i]), d);
-	ids = fact_base_of_kind(fb, sym_intern_cstr("log_source"), &n);
-	for (size_t i = 0; i < n; i++) {
+	/* Log sources mark kernel lines as RDMA's; application messages
+	 * stand on their own literals. */
+	ids = strcmp(kind, "signature") ?
+		      NULL :
+		      fact_base_of_kind(fb, sym_intern_cstr("log_source"), &n);
+	for (size_t i = 0; ids && i < n; i++) {
 		const char *t = fact_text(fact_base_get(fb, ids[i]), "literal");
 
 		if (t)
@@ -263,14 +273,25 @@ static struct logscan *build(const struct fact_base *fb, struct diag *d)
 	return b.ls;
 }
 
+struct logscan *logscan_get_for(const struct fact_base *fb, const char *kind,
+			       struct diag *d)
+{
+	size_t k = 0;
+
+	while (k + 1 < ARRAY_SIZE(scan_kinds) && strcmp(scan_kinds[k], kind))
+		k++;
+	assert(!strcmp(scan_kinds[k], kind));
+	if (cached[k] && cached_for[k] == fb)
+		return cached[k];
+	free_scanner(cached[k]);
+	cached[k] = build(fb, kind, d);
+	cached_for[k] = fb;
+	return cached[k];
+}
+
 struct logscan *logscan_get(const struct fact_base *fb, struct diag *d)
 {
-	if (cached && cached_for == fb)
-		return cached;
-	logscan_release();
-	cached = build(fb, d);
-	cached_for = fb;
-	return cached;
+	return logscan_get_for(fb, "signature", d);
 }
 
 /* ---- scanning ---- */
@@ -352,4 +373,9 @@ const char *logscan_id(const struct logscan *ls, size_t sig)
 const char *logscan_layer(const struct logscan *ls, size_t sig)
 {
 	return ls->sigs[sig].layer;
+}
+
+const struct regex *logscan_regex(const struct logscan *ls, size_t sig)
+{
+	return ls->sigs[sig].re;
 }

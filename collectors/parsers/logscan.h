@@ -19,6 +19,12 @@ struct logscan;
  * fact base.  A signature whose pattern does not compile is reported to d
  * (kb file and line) and left out.  Never NULL. */
 struct logscan *logscan_get(const struct fact_base *fb, struct diag *d);
+/* The same for another kind of pattern fact with id, layer, pattern and
+ * literals fields: "signature" (with the log sources) or "app_message"
+ * (kb/app_messages.yaml).  Each kind keeps its own scanner. */
+struct logscan *logscan_get_for(const struct fact_base *fb, const char *kind,
+			       struct diag *d);
+/* Frees every scanner built. */
 void logscan_release(void);
 
 /* Whether any literal (of a signature or of a log source) occurs in the
@@ -39,5 +45,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 size_t logscan_count(const struct logscan *ls);
 const char *logscan_id(const struct logscan *ls, size_t sig);
 const char *logscan_layer(const struct logscan *ls, size_t sig);
+/* The compiled pattern of a signature, for its named captures. */
+const struct regex *logscan_regex(const struct logscan *ls, size_t sig);
 
 #endif

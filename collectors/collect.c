@@ -381,16 +381,18 @@ static void read_rest(int fd, struct fetch *f)
 
 /* The hook for application errors: whatever a loose text was read as,
  * the NCCL, UCX, MPI, ... lines in it become app_error facts, as a person
- * reading the paste would take them (a text read as application lines
- * already is not scanned twice).  first_line is the line number of text's
- * first line in the file.  Returns the facts added. */
+ * reading the paste would take them.  A text read as application lines
+ * already is not scanned twice, and a fact file is rdmadoctor's own
+ * output, whose knowledge-base examples are no evidence.  first_line is
+ * the line number of text's first line in the file.  Returns the facts
+ * added. */
 static int loose_app_errors(struct emit *e, const struct format *fmt,
 			    const char *text, size_t len, uint32_t first_line)
 {
 	uint32_t base = e->line_base;
 	int facts;
 
-	if (fmt && fmt->parse == parse_app_log)
+	if (fmt && (fmt->parse == parse_app_log || fmt->parse == parse_facts))
 		return 0;
 	e->line_base = base + first_line - 1;
 	facts = app_scan(e, text, len);

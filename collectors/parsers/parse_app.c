@@ -162,8 +162,9 @@ static bool number_of(const char *s, long long *out)
 	return !errno && !*end && *out >= 0;
 }
 
-/* The errno whose strerror text is s ("Cannot allocate memory", with a
- * trailing period or not), from the C library's table; 0 when none. */
+/* The errno whose strerror text ("Cannot allocate memory", with a
+ * trailing period or not) or symbolic name ("EINVAL") is s, from the C
+ * library's tables; 0 when none. */
 static int errno_of_text(const char *s)
 {
 	size_t n = strlen(s);
@@ -171,9 +172,10 @@ static int errno_of_text(const char *s)
 	while (n && (s[n - 1] == '.' || s[n - 1] == ' '))
 		n--;
 	for (int e = 1; n && e < ERRNO_MAX; e++) {
-		const char *d = strerrordesc_np(e);
+		const char *d = strerrordesc_np(e), *name = strerrorname_np(e);
 
-		if (d && strlen(d) == n && !strncasecmp(d, s, n))
+		if ((d && strlen(d) == n && !strncasecmp(d, s, n)) ||
+		    (name && strlen(name) == n && !strncmp(name, s, n)))
 			return e;
 	}
 	return 0;

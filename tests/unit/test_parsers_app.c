@@ -241,6 +241,9 @@ static void test_errno_read_back(void **state)
 		{ "LNetError: 1:0:(o2iblnd.c:892:kiblnd_create_conn()) Can't create QP: -12, send_wr: 32634, recv_wr: 254, send_sge: 2, recv_sge: 1",
 		  12, "ENOMEM" },
 		{ "rdma_resolve_addr: No such device", 19, "ENODEV" },
+		/* An errno printed by its name. */
+		{ "libfabric:1:2::efa:av:efa_ah_alloc():147<warn> ibv_create_ah failed with EINVAL. Local GID: fe80::1, remote GID: fe80::2.",
+		  22, "EINVAL" },
 	};
 	struct parsed p;
 	const struct fact *f;

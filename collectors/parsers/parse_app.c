@@ -199,7 +199,7 @@ static void emit_errno(struct emit *e, struct fact *f,
 }
 
 /* Whether s names the completion status w: its number, its enum name
- * with or without IBV_WC_, its ibv_wc_status_str() text, or one of the
+ * (IBV_WC_ may be left out), its ibv_wc_status_str() text, or one of the
  * spellings other libraries print (kb aliases), in any case. */
 static bool names_status(const struct fact *w, const char *s, bool by_text)
 {
@@ -214,6 +214,8 @@ static bool names_status(const struct fact *w, const char *s, bool by_text)
 	}
 	if (!strncasecmp(s, "IBV_WC_", 7))
 		s += 7;
+	if (name && !strncmp(name, "IBV_WC_", 7))
+		name += 7;
 	if ((name && !strcasecmp(name, s)) || (text && !strcasecmp(text, s)))
 		return true;
 	for (size_t i = 0;

@@ -1,6 +1,7 @@
 /* libFuzzer target: the kernel-log parser with the shipped signature
  * table (kb/signatures.yaml) loaded, so that the Aho-Corasick prefilter
- * and the signatures' regexes see the input.  Building the scanner is
+ * and the signatures' regexes see the input; then the application-error
+ * scan with kb/app_messages.yaml, which every loose file gets.  Building the scanner is
  * costly, so the fact base that holds the kb is kept across inputs and
  * made anew once it has grown. */
 #include <stddef.h>
@@ -41,7 +42,8 @@ static void fresh(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct format *f = format_find("dmesg");
+	const struct format *f = format_find("dmesg"),
+			    *app = format_find("app_log");
 	char *text = xmalloc(size ? size : 1);
 	struct emit e;
 
@@ -49,7 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fresh();
 	memcpy(text, data, size);
 	emit_init(&e, fb, "fuzz");
-	if (f->parse(&e, text, size, NULL) < 0)
+	if (f->parse(&e, text, size, NULL) < 0 ||
+	    app->parse(&e, text, size, NULL) < 0)
 		abort();
 	free(text);
 	return 0;

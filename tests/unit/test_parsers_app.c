@@ -12,6 +12,9 @@
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
 
+#include <unistd.h>
+
+#include "collectors/collect.h"
 #include "collectors/parsers/logscan.h"
 #include "collectors/parsers/parse_app.h"
 #include "engine/kb.h"
@@ -417,6 +420,53 @@ static void test_crlf(void **state)
 	done(&p);
 }
 
+/* The hook in collect_file: a kernel log of several pieces (read in 1 MiB
+ * pieces) is scanned for application lines too, and a line past the first
+ * piece cites its own line number; a file of application lines alone is
+ * read as app_log. */
+static void test_loose_file_hook(void **state)
+{
+	char path[] = "/tmp/rd-test-app-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct parsed p = { kb_base(), 0 };
+	struct diag *d = diag_new();
+	struct collect_run *run;
+	const struct fact *f;
+
+	(void)state;
+	assert_non_null(fp);
+	for (int i = 1; i <= 40000; i++) {
+		if (i == 30001)
+			fprintf(fp, "n1:1:2 [0] transport/net_ib.cc:818 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129\n");
+		else
+			fprintf(fp, "[%10.6f] mlx5_core 0000:3b:00.0: an ordinary driver line, number %d, with some padding\n",
+				i * 0.001, i);
+	}
+	fclose(fp);
+	run = collect_run_new(p.fb, d, NULL, NULL);
+	assert_int_equal(collect_file(run, path, NULL), 0);
+	collect_finish(run);
+	f = find(&p, "app_error", "message", "NCCL-IB-COMPLETION-ERROR");
+	assert_int_equal(line_of(f, "text"), 30001);
+	assert_true(has_int(f, "wc_status_num", 12));
+	find(&p, "collector", "name", "dmesg");
+	done(&p);
+
+	p = (struct parsed){ kb_base(), 0 };
+	run = collect_run_new(p.fb, d, NULL, NULL);
+	assert_int_equal(
+		collect_file(run, APP_FIXTURES "nccl-928-completion-error-4.txt",
+			     NULL),
+		0);
+	collect_finish(run);
+	find(&p, "collector", "name", "app_log");
+	assert_int_equal(count(&p, "app_error"), 3);
+	done(&p);
+	diag_free(d);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_healthy_outputs),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_loose_file_hook),
 	};
 
 	return cmocka_run_group_tests_name("parsers (application errors)",

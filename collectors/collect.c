@@ -14,6 +14,7 @@
 #include "collectors/collector.h"
 #include "collectors/parsers/factfile.h"
 #include "collectors/parsers/formats.h"
+#include "collectors/parsers/logscan.h"
 #include "collectors/parsers/parse_app.h"
 #include "collectors/parsers/parse_log.h"
 #include "collectors/sources/snapshot.h"
@@ -48,6 +49,8 @@ struct outcome {
 
 struct collect_run {
 	struct fact_base *fb;
+	struct logscan *scan;
+	struct logscan *app_scan; /* built on first use, owned */
 	struct diag *d;
 	collect_progress_fn progress;
 	void *arg;
@@ -97,16 +100,29 @@ static void record(struct collect_run *run, const char *name,
 	}
 }
 
-struct collect_run *collect_run_new(struct fact_base *fb, struct diag *d,
+struct collect_run *collect_run_new(struct fact_base *fb, struct logscan *scan,
+				    struct diag *d,
 				    collect_progress_fn progress, void *arg)
 {
 	struct collect_run *run = xcalloc(1, sizeof(*run));
 
 	run->fb = fb;
+	run->scan = scan;
 	run->d = d;
 	run->progress = progress;
 	run->arg = arg;
 	return run;
+}
+
+/* The scanner for the application messages of the run's kb, built when
+ * the first text is read (the kb is loaded by then) and freed with the
+ * run. */
+static struct logscan *app_scanner(struct collect_run *run)
+{
+	if (!run->app_scan)
+		run->app_scan =
+			logscan_new_for(run->fb, "app_message", run->d);
+	return run->app_scan;
 }
 
 void collect_run_allow(struct collect_run *run, unsigned opt_in)
@@ -164,6 +180,8 @@ int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
 	if (!fmt)
 		return 0;
 	emit_init(&e, c->fb, f->where);
+	e.scan = c->run->scan;
+	e.app_scan = app_scanner(c->run);
 	return fmt->parse(&e, f->data, f->len, arg);
 }
 
@@ -526,6 +544,7 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 			fd = -1;
 		}
 		emit_init(&e, run->fb, path);
+		e.app_scan = app_scanner(run);
 		if (loose_app_errors(&e, NULL, f.data, f.len, 1) > 0) {
 			fmt = format_find("app_log");
 			facts = (int)e.nfacts;
@@ -546,6 +565,8 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		return -EINVAL;
 	}
 	emit_init(&e, run->fb, path);
+	e.scan = run->scan;
+	e.app_scan = app_scanner(run);
 	if (fd >= 0 && !strcmp(fmt->name, "dmesg")) {
 		facts = scan_log(fd, &f, &e, fmt);
 	} else {
@@ -634,6 +655,7 @@ void collect_finish(struct collect_run *run)
 		free(o->detail);
 	}
 	free(run->outcomes);
+	logscan_free(run->app_scan);
 	free(run);
 }
 

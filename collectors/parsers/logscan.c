@@ -45,13 +45,7 @@ struct logscan {
 #define HIT 0x80000000u
 #define ROW(t) ((t) & ~HIT)
 
-/* One scanner per kind of pattern fact (signature, app_message), each
- * built for one fact base. */
-static const char *const scan_kinds[] = { "signature", "app_message" };
-static struct logscan *cached[ARRAY_SIZE(scan_kinds)];
-static const struct fact_base *cached_for[ARRAY_SIZE(scan_kinds)];
-
-static void free_scanner(struct logscan *ls)
+void logscan_free(struct logscan *ls)
 {
 	if (!ls)
 		return;
@@ -67,15 +61,6 @@ static void free_scanner(struct logscan *ls)
 	free(ls->dict);
 	free(ls->queue);
 	free(ls);
-}
-
-void logscan_release(void)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(scan_kinds); i++) {
-		free_scanner(cached[i]);
-		cached[i] = NULL;
-		cached_for[i] = NULL;
-	}
 }
 
 /* ---- building the automaton ---- */
@@ -245,8 +230,8 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	ls->nsigs++;
 }
 
-static struct logscan *build(const struct fact_base *fb, const char *kind,
-			     struct diag *d)
+struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
+			       struct diag *d)
 {
 	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0 };
 	size_t n;
@@ -273,25 +258,9 @@ static struct logscan *build(const struct fact_base *fb, const char *kind,
 	return b.ls;
 }
 
-struct logscan *logscan_get_for(const struct fact_base *fb, const char *kind,
-			       struct diag *d)
+struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
 {
-	size_t k = 0;
-
-	while (k + 1 < ARRAY_SIZE(scan_kinds) && strcmp(scan_kinds[k], kind))
-		k++;
-	assert(!strcmp(scan_kinds[k], kind));
-	if (cached[k] && cached_for[k] == fb)
-		return cached[k];
-	free_scanner(cached[k]);
-	cached[k] = build(fb, kind, d);
-	cached_for[k] = fb;
-	return cached[k];
-}
-
-struct logscan *logscan_get(const struct fact_base *fb, struct diag *d)
-{
-	return logscan_get_for(fb, "signature", d);
+	return logscan_new_for(fb, "signature", d);
 }
 
 /* ---- scanning ---- */
@@ -299,10 +268,12 @@ struct logscan *logscan_get(const struct fact_base *fb, struct diag *d)
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	const uint32_t *next = ls->next;
-	const uint16_t *cls = ls->cls;
+	const uint32_t *next = ls ? ls->next : NULL;
+	const uint16_t *cls = ls ? ls->cls : NULL;
 	uint32_t t = 0;
 
+	if (!ls)
+		return false;
 	for (size_t i = 0; i < len; i++) {
 		t = next[ROW(t) + cls[p[i]]];
 		if (t & HIT)
@@ -318,6 +289,8 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 	size_t queued = 0, found = 0;
 	uint32_t t = 0;
 
+	if (!ls)
+		return 0;
 	if (!++ls->gen) {
 		for (size_t i = 0; i < ls->nsigs; i++)
 			ls->sigs[i].seen = 0;

@@ -335,14 +335,13 @@ static void emit_event(struct app_scan *sc, struct event *ev)
 
 int app_scan(struct emit *e, const char *text, size_t len)
 {
-	struct app_scan sc = { e, logscan_get_for(e->fb, "app_message", NULL),
-			       NULL, 0, 0 };
+	struct app_scan sc = { e, e->app_scan, NULL, 0, 0 };
 	unsigned before = e->nfacts;
 	struct lines it;
 	struct line ln;
 	size_t limit = 0;
 
-	if (!logscan_count(sc.ls))
+	if (!sc.ls || !logscan_count(sc.ls))
 		return 0;
 	lines_init(&it, text, len);
 	while (lines_next(&it, &ln)) {

@@ -7,11 +7,12 @@
 
 #include "collectors/parsers/parse.h"
 
-/* Scans every line of text for the app_message patterns of e's fact base
- * and adds one app_error fact per distinct message and values (with its
- * count and first line), plus a limits fact (scope application) for a
+/* Scans every line of text with e's application-message scanner
+ * (e->app_scan, built by logscan_new_for(fb, "app_message", d)) and adds
+ * one app_error fact per distinct message and values (with its count and
+ * first line), plus a limits fact (scope application) for a
  * locked-memory limit a line reports.  Lines cite e's source.  Returns the
- * facts added: 0 when the fact base holds no app_message entries. */
+ * facts added: 0 without a scanner or app_message entries. */
 int app_scan(struct emit *e, const char *text, size_t len);
 
 #endif

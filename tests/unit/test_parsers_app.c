@@ -36,13 +36,24 @@ static struct fact_base *kb_base(void)
 	return fb;
 }
 
+/* The application-message scanner of the current test's kb, freed by
+ * done(). */
+static struct logscan *scanner;
+
+static void use_kb(struct parsed *p, struct emit *e, const char *source)
+{
+	emit_init(e, p->fb, source);
+	scanner = logscan_new_for(p->fb, "app_message", NULL);
+	e->app_scan = scanner;
+}
+
 /* Scans text with the shipped knowledge base. */
 static struct parsed scan_text(const char *text)
 {
 	struct parsed p = { kb_base(), 0 };
 	struct emit e;
 
-	emit_init(&e, p.fb, "test");
+	use_kb(&p, &e, "test");
 	p.facts = app_scan(&e, text, strlen(text));
 	return p;
 }
@@ -54,7 +65,7 @@ static struct parsed scan_file(const char *file)
 	size_t len;
 	char *text = slurp(file, &len);
 
-	emit_init(&e, p.fb, file);
+	use_kb(&p, &e, file);
 	p.facts = app_scan(&e, text, len);
 	free(text);
 	return p;
@@ -63,7 +74,8 @@ static struct parsed scan_file(const char *file)
 static void done(struct parsed *p)
 {
 	fact_base_free(p->fb);
-	logscan_release();
+	logscan_free(scanner);
+	scanner = NULL;
 }
 
 static bool has_int(const struct fact *f, const char *field, int64_t want)
@@ -397,7 +409,7 @@ static void test_hostile(void **state)
 	free(big);
 
 	p = (struct parsed){ kb_base(), 0 };
-	emit_init(&e, p.fb, "test");
+	use_kb(&p, &e, "test");
 	p.facts = app_scan(&e, nul, sizeof(nul) - 1);
 	assert_true(count(&p, "app_error") >= 1);
 	done(&p);
@@ -444,7 +456,7 @@ static void test_loose_file_hook(void **state)
 				i * 0.001, i);
 	}
 	fclose(fp);
-	run = collect_run_new(p.fb, d, NULL, NULL);
+	run = collect_run_new(p.fb, NULL, d, NULL, NULL);
 	assert_int_equal(collect_file(run, path, NULL), 0);
 	collect_finish(run);
 	f = find(&p, "app_error", "message", "NCCL-IB-COMPLETION-ERROR");
@@ -454,7 +466,7 @@ static void test_loose_file_hook(void **state)
 	done(&p);
 
 	p = (struct parsed){ kb_base(), 0 };
-	run = collect_run_new(p.fb, d, NULL, NULL);
+	run = collect_run_new(p.fb, NULL, d, NULL, NULL);
 	assert_int_equal(
 		collect_file(run, APP_FIXTURES "nccl-928-completion-error-4.txt",
 			     NULL),

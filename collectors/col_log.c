@@ -11,7 +11,8 @@
 
 #define LOG_ROTATIONS_MAX 8 /* @@ rotated files read per family */
 
-/* Parses a log fetch; compressed rotations are decompressed first. */
+/* Parses a log fetch, for kernel lines and for application error lines;
+ * compressed rotations are decompressed first. */
 static int parse(struct col_ctx *c, struct fetch *f)
 {
 	const unsigned char *p = (const unsigned char *)f->data;
@@ -25,7 +26,9 @@ static int parse(struct col_ctx *c, struct fetch *f)
 			return -1;
 		fetch_replace(f, plain, len);
 	}
-	return col_parse(c, "dmesg", f, NULL);
+	/* Applications write there too (services through syslog and the
+	 * journal; Lustre's o2iblnd in the kernel log itself). */
+	return col_parse(c, "dmesg", f, NULL) + col_parse(c, "app_log", f, NULL);
 }
 
 static void note(struct col_status *st, struct fetch *f, int facts)

@@ -15,6 +15,8 @@
 #include "collectors/parsers/factfile.h"
 #include "collectors/parsers/blocks.h"
 #include "collectors/parsers/formats.h"
+#include "collectors/parsers/logscan.h"
+#include "collectors/parsers/parse_app.h"
 #include "collectors/parsers/parse_log.h"
 #include "collectors/sources/snapshot.h"
 #include "engine/json.h"
@@ -49,6 +51,7 @@ struct outcome {
 struct collect_run {
 	struct fact_base *fb;
 	struct logscan *scan;
+	struct logscan *app_scan; /* built on first use, owned */
 	struct diag *d;
 	collect_progress_fn progress;
 	void *arg;
@@ -112,6 +115,17 @@ struct collect_run *collect_run_new(struct fact_base *fb, struct logscan *scan,
 	return run;
 }
 
+/* The scanner for the application messages of the run's kb, built when
+ * the first text is read (the kb is loaded by then) and freed with the
+ * run. */
+static struct logscan *app_scanner(struct collect_run *run)
+{
+	if (!run->app_scan)
+		run->app_scan =
+			logscan_new_for(run->fb, "app_message", run->d);
+	return run->app_scan;
+}
+
 void collect_run_allow(struct collect_run *run, unsigned opt_in)
 {
 	run->opt_in |= opt_in;
@@ -169,6 +183,7 @@ int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
 		return 0;
 	emit_init(&e, c->fb, f->where);
 	e.scan = c->run->scan;
+	e.app_scan = app_scanner(c->run);
 	if (fmt->lists)
 		e.watch_kind = sym_intern_cstr(fmt->lists);
 	n = fmt->parse(&e, f->data, f->len, arg);
@@ -390,21 +405,57 @@ static void read_rest(int fd, struct fetch *f)
 	f->data = sb_detach(&sb);
 }
 
+/* The hook for application errors: whatever a loose text was read as,
+ * the NCCL, UCX, MPI, ... lines in it become app_error facts, as a person
+ * reading the paste would take them.  A text read as application lines
+ * already is not scanned twice, and a fact file is rdmadoctor's own
+ * output, whose knowledge-base examples are no evidence.  first_line is
+ * the line number of text's first line in the file.  Returns the facts
+ * added. */
+static int loose_app_errors(struct emit *e, const struct format *fmt,
+			    const char *text, size_t len, uint32_t first_line)
+{
+	uint32_t base = e->line_base;
+	int facts;
+
+	if (fmt && (fmt->parse == parse_app_log || fmt->parse == parse_facts))
+		return 0;
+	e->line_base = base + first_line - 1;
+	facts = app_scan(e, text, len);
+	e->line_base = base;
+	return facts;
+}
+
+static uint32_t count_lines(const char *p, size_t n)
+{
+	uint32_t lines = 0;
+
+	for (const char *q = p; (q = memchr(q, '\n', (size_t)(p + n - q)));
+	     q++)
+		lines++;
+	return lines;
+}
+
 /* Scans a kernel log piece by piece, from the first piece in f on, cutting
  * at newlines, and closes fd: a log of any size in constant memory.
  * Returns the facts added. */
-static int scan_log(int fd, struct fetch *f, struct emit *e)
+static int scan_log(int fd, struct fetch *f, struct emit *e,
+		    const struct format *fmt)
 {
 	struct log_stream *s = log_stream_new(e);
 	char *buf = f->data;
 	size_t have = f->len;
 	bool end = have < LOOSE_PIECE;
+	uint32_t line = 1;
+	int app = 0;
 
 	for (;;) {
 		const char *nl = end ? NULL : memrchr(buf, '\n', have);
 		size_t cut = nl ? (size_t)(nl - buf) + 1 : have;
 		ssize_t n;
 
+		app += loose_app_errors(e, fmt, buf, cut, line);
+		line += count_lines(buf, cut);
 		log_stream_feed(s, buf, cut);
 		memmove(buf, buf + cut, have - cut);
 		have -= cut;
@@ -421,7 +472,7 @@ static int scan_log(int fd, struct fetch *f, struct emit *e)
 		end = have < LOOSE_PIECE;
 	}
 	close(fd);
-	return log_stream_end(s);
+	return log_stream_end(s) + app;
 }
 
 /* Whether the file is gzip, xz or bzip2 data (a rotated log, a pasted
@@ -668,15 +719,20 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		fmt = whole_format(&f, fd >= 0 && f.len >= LOOSE_PIECE);
 	emit_init(&e, run->fb, path);
 	e.scan = run->scan;
+	e.app_scan = app_scanner(run);
 	if (fd >= 0 && fmt && !strcmp(fmt->name, "dmesg")) {
-		facts = scan_log(fd, &f, &e);
+		facts = scan_log(fd, &f, &e, fmt);
 	} else {
 		if (fd >= 0)
 			read_rest(fd, &f);
-		if (!fmt || !strcmp(fmt->name, "transcript"))
+		/* blocks run the application-line scan (app_log is read in
+		 * every block); a whole output read as one kind gets it here */
+		if (!fmt || !strcmp(fmt->name, "transcript")) {
 			facts = blocks_parse(&e, f.data, f.len, &sum);
-		else
+		} else {
 			facts = fmt->parse(&e, f.data, f.len, NULL);
+			facts += loose_app_errors(&e, fmt, f.data, f.len, 1);
+		}
 	}
 	if (!fmt && !sum.understood && !sum.recognised) {
 		say_nothing_read(run, path, &f, &sum);
@@ -764,6 +820,7 @@ void collect_finish(struct collect_run *run)
 		free(o->detail);
 	}
 	free(run->outcomes);
+	logscan_free(run->app_scan);
 	free(run);
 }
 

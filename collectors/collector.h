@@ -73,7 +73,7 @@ typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 	X(ethtool, "ethtool -i <interface>", "driver netdev",                  \
 	  COL_LIVE | COL_TREE)                                                 \
 	X(kernel_log, "the journal, /var/log/messages, kern.log or dmesg",     \
-	  "log log_event", COL_LIVE | COL_TREE)                                \
+	  "log log_event app_error", COL_LIVE | COL_TREE)                      \
 	X(environment,                                                         \
 	  "container marks, /proc/1/cgroup, /proc/cpuinfo, /sys/class/dmi/id", \
 	  "host", COL_LIVE | COL_TREE)                                         \

@@ -1,8 +1,9 @@
 /* libFuzzer target: the kernel-log parser with the shipped signature
  * table (kb/signatures.yaml) loaded, so that the Aho-Corasick prefilter
- * and the signatures' regexes see the input.  Building the scanner is
- * costly, so the fact base that holds the kb is kept across inputs and
- * made anew once it has grown. */
+ * and the signatures' regexes see the input; then the application-error
+ * scan with kb/app_messages.yaml, which every loose file gets.  Building
+ * the scanners is costly, so the fact base that holds the kb is kept
+ * across inputs and made anew once it has grown. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,13 +24,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct fact_base *fb;
-static struct logscan *scan;
+static struct logscan *scan, *app_scan;
 
 static void fresh(void)
 {
 	struct diag *d = diag_new();
 
 	logscan_free(scan);
+	logscan_free(app_scan);
 	fact_base_free(fb);
 	fb = fact_base_new();
 	if (kb_load_dir(fb, "kb", "kb", d) < 0) {
@@ -38,12 +40,14 @@ static void fresh(void)
 		abort();
 	}
 	scan = logscan_new(fb, d);
+	app_scan = logscan_new_for(fb, "app_message", d);
 	diag_free(d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct format *f = format_find("dmesg");
+	const struct format *f = format_find("dmesg"),
+			    *app = format_find("app_log");
 	char *text = xmalloc(size ? size : 1);
 	struct emit e;
 
@@ -52,7 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	emit_init(&e, fb, "fuzz");
 	e.scan = scan;
-	if (f->parse(&e, text, size, NULL) < 0)
+	e.app_scan = app_scan;
+	if (f->parse(&e, text, size, NULL) < 0 ||
+	    app->parse(&e, text, size, NULL) < 0)
 		abort();
 	free(text);
 	return 0;

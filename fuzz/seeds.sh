@@ -32,7 +32,7 @@ seed() {
 for dir in "$S"/*/; do
 	d=$(basename "$dir")
 	case $d in
-	app_errors) fmt=ucx_log ;;
+	app_errors) fmt=app_log ;;
 	ibv_devinfo_v) fmt=ibv_devinfo ;;
 	ibv_rc_pingpong) fmt=pingpong ;;
 	rdma_dev | rdma_link) fmt=rdma ;;

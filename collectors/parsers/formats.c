@@ -218,8 +218,10 @@ static const struct marker m_sminfo[] = {
 static const struct marker m_sysfs_attr[] = {
 	TEST(sysfs_value_line, 10),
 };
-static const struct marker m_ucx_log[] = {
-	TEST(ucx_log_line, 40),
+/* Application lines are found by the kb's patterns in every block
+ * (FORMAT_ANYWHERE), never by markers. */
+static const struct marker m_app_log[] = {
+	PRE2("", "\x01\x02", 0),
 };
 static const struct marker m_facts[] = {
 	HAS("\"facts\"", 90),

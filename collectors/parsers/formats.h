@@ -146,8 +146,9 @@ void format_list_names(struct strbuf *sb);
 	  "sm tool_error", m_sminfo, 20, 0, 0, NULL) \
 	X(sysfs_attr, "a file of /sys/class/infiniband, as cat prints it", \
 	  "hca port", m_sysfs_attr, 4, 0, FORMAT_NAMED, NULL) \
-	X(ucx_log, "UCX log lines (errors, the locked-memory limit)", \
-	  "tool_error limits", m_ucx_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
+	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
+		   "SPDK, Lustre, librdmacm, libibverbs, perftest)", \
+	  "app_error limits", m_app_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
 	X(facts, "a fact file, as 'facts --json' prints", \
 	  "", m_facts, 50, 0, FORMAT_WHOLE, NULL)
 
@@ -175,7 +176,6 @@ bool perfquery_header_line(const struct line *ln);
 bool rdma_link_line(const struct line *ln);
 bool rdma_dev_line(const struct line *ln);
 bool rdma_statistic_line(const struct line *ln);
-bool ucx_log_line(const struct line *ln);
 bool uname_a_line(const struct line *ln);
 bool uname_r_line(const struct line *ln);
 bool ulimit_value_line(const struct line *ln);

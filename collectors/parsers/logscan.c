@@ -210,8 +210,8 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	if (!re) {
 		diag_at(d, DIAG_ERROR, fact_base_source_name(fb, f->prov.src),
 			(int)f->prov.line, 0, NULL,
-			"signature '%s': pattern does not compile: %s at offset %zu",
-			text_of(f, "id"), msg, off);
+			"%s '%s': pattern does not compile: %s at offset %zu",
+			sym_str(f->kind), text_of(f, "id"), msg, off);
 		return;
 	}
 	ls->sigs = xrealloc(ls->sigs, (ls->nsigs + 1) * sizeof(*ls->sigs));
@@ -230,18 +230,23 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	ls->nsigs++;
 }
 
-struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
+struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
+			       struct diag *d)
 {
 	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0 };
 	size_t n;
 	const uint32_t *ids;
 
 	new_state(&b);
-	ids = fact_base_of_kind(fb, sym_intern_cstr("signature"), &n);
+	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
 		add_signature(&b, fb, fact_base_get(fb, ids[i]), d);
-	ids = fact_base_of_kind(fb, sym_intern_cstr("log_source"), &n);
-	for (size_t i = 0; i < n; i++) {
+	/* Log sources mark kernel lines as RDMA's; application messages
+	 * stand on their own literals. */
+	ids = strcmp(kind, "signature") ?
+		      NULL :
+		      fact_base_of_kind(fb, sym_intern_cstr("log_source"), &n);
+	for (size_t i = 0; ids && i < n; i++) {
 		const char *t = fact_text(fact_base_get(fb, ids[i]), "literal");
 
 		if (t)
@@ -251,6 +256,11 @@ struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
 	free(b.next);
 	b.ls->queue = xcalloc(b.ls->nsigs ? b.ls->nsigs : 1, sizeof(size_t));
 	return b.ls;
+}
+
+struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
+{
+	return logscan_new_for(fb, "signature", d);
 }
 
 /* ---- scanning ---- */
@@ -336,4 +346,9 @@ const char *logscan_id(const struct logscan *ls, size_t sig)
 const char *logscan_layer(const struct logscan *ls, size_t sig)
 {
 	return ls->sigs[sig].layer;
+}
+
+const struct regex *logscan_regex(const struct logscan *ls, size_t sig)
+{
+	return ls->sigs[sig].re;
 }

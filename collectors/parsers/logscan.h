@@ -20,6 +20,11 @@ struct logscan;
  * should one get here, it is reported to d (kb file and line) and left
  * out.  Never NULL.  It keeps no pointer into fb. */
 struct logscan *logscan_new(const struct fact_base *fb, struct diag *d);
+/* The same for another kind of pattern fact with id, layer, pattern and
+ * literals fields: "signature" (logscan_new, with the log sources) or
+ * "app_message" (kb/app_messages.yaml, for parse_app.c). */
+struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
+			       struct diag *d);
 void logscan_free(struct logscan *ls);
 
 /* Whether any literal (of a signature or of a log source) occurs in the
@@ -41,5 +46,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 size_t logscan_count(const struct logscan *ls);
 const char *logscan_id(const struct logscan *ls, size_t sig);
 const char *logscan_layer(const struct logscan *ls, size_t sig);
+/* The compiled pattern of a signature, for its named captures. */
+const struct regex *logscan_regex(const struct logscan *ls, size_t sig);
 
 #endif

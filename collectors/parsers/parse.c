@@ -246,6 +246,7 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 {
 	e->fb = fb;
 	e->scan = NULL;
+	e->app_scan = NULL;
 	e->src = fact_base_source(fb, source);
 	e->nfacts = 0;
 	e->line_base = 0;

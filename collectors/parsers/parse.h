@@ -76,6 +76,9 @@ struct emit {
 	 * no signatures, so a log yields nothing).  emit_init leaves it NULL;
 	 * whoever parses with a kb sets it. */
 	struct logscan *scan;
+	/* The kb's application-message scanner, for parse_app.c (borrowed;
+	 * NULL: no application lines are looked for).  Set like scan. */
+	struct logscan *app_scan;
 	uint32_t src;
 	unsigned nfacts; /* facts committed */
 	/* Added to every cited line: a parser given part of a file (one

@@ -43,7 +43,6 @@ static const struct {
 	  "perfquery/infiniband-exporter-fixture-switch-port-xmitdiscards-linkdowned.txt" },
 	{ "pingpong",
 	  "ibv_rc_pingpong/gpu-rdma-report-cx5-cx6-25g-roce-success.txt" },
-	{ "ucx_log", "app_errors/ucx-8746-memlock-64k-ibv_create_cq.txt" },
 	{ "transcript",
 	  "ibv_devinfo/sriov-cni-348-bnxt-abi-mismatch-in-pod-no-devices.txt" },
 };

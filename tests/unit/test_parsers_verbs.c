@@ -462,27 +462,6 @@ static void test_transcript(void **state)
 	fact_base_free(p.fb);
 }
 
-static void test_ucx_log(void **state)
-{
-	struct parsed p;
-	const struct fact *f;
-
-	(void)state;
-	p = parse("ucx_log",
-		  SAMPLES "app_errors/ucx-8746-memlock-64k-ibv_create_cq.txt",
-		  NULL);
-	f = find(&p, "limits", "scope", "application");
-	assert_int_equal(num(f, "memlock_kb"), 64);
-	f = nth(&p, "tool_error", 0);
-	assert_string_equal(text(f, "tool"), "ucx");
-	assert_true(!strncmp(
-		text(f, "message"),
-		"mlx5_0: ibv_create_cq() failed: Cannot allocate memory.", 55));
-	/* The sample's header describes the format; it is no log line. */
-	assert_int_equal(line_of(f, "message"), 5);
-	fact_base_free(p.fb);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,7 +473,6 @@ int main(void)
 		cmocka_unit_test(test_ibdev2netdev),
 		cmocka_unit_test(test_pingpong),
 		cmocka_unit_test(test_transcript),
-		cmocka_unit_test(test_ucx_log),
 	};
 
 	return cmocka_run_group_tests_name("parsers (verbs tools)", tests, NULL,

@@ -1,0 +1,377 @@
+/* Application and library error lines (NCCL, UCX, libfabric, Open MPI,
+ * SPDK, Lustre, librdmacm, libibverbs, perftest), found anywhere in a text
+ * behind whatever prefix a log or a launcher put before them.  The
+ * patterns are the app_message entries of the knowledge base; their named
+ * groups become the fields of app_error facts, and numbers printed as
+ * text are read back: an errno from its strerror text through the C
+ * library's own table, a completion status from the kb/wc_status.yaml
+ * spellings.  Equal lines are counted in one fact.  A locked-memory limit
+ * a line reports becomes the application's limits fact. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "collectors/parsers/formats.h"
+#include "collectors/parsers/logscan.h"
+#include "collectors/parsers/parse_app.h"
+#include "engine/regex.h"
+#include "engine/symbol.h"
+#include "engine/xalloc.h"
+
+#define APP_LINE_MAX 4096 /* @@ bytes of a line looked at */
+#define APP_HITS_MAX 4 /* @@ messages matched per line */
+#define APP_EVENTS_MAX 2000 /* @@ distinct app_error facts per text */
+#define APP_VALUE_MAX 128 /* @@ bytes of one captured value */
+#define ERRNO_MAX 256 /* @@ errno values read back from their text */
+
+/* The named groups a pattern may use, in the order of struct values. */
+enum capture {
+	CAP_CALL,
+	CAP_STATUS,
+	CAP_ERRNO,
+	CAP_ERRNO_TEXT,
+	CAP_WC_STATUS,
+	CAP_WC_STATUS_TEXT,
+	CAP_VENDOR_ERR,
+	CAP_DEVICE,
+	CAP_PORT,
+	CAP_GID_INDEX,
+	CAP_PEER,
+	CAP_MEMLOCK_KB,
+	CAP_MEMLOCK_BYTES,
+	CAP_COUNT
+};
+
+static const char *const capture_names[CAP_COUNT] = {
+	[CAP_CALL] = "call",
+	[CAP_STATUS] = "status",
+	[CAP_ERRNO] = "errno",
+	[CAP_ERRNO_TEXT] = "errno_text",
+	[CAP_WC_STATUS] = "wc_status",
+	[CAP_WC_STATUS_TEXT] = "wc_status_text",
+	[CAP_VENDOR_ERR] = "vendor_err",
+	[CAP_DEVICE] = "device",
+	[CAP_PORT] = "port",
+	[CAP_GID_INDEX] = "gid_index",
+	[CAP_PEER] = "peer",
+	[CAP_MEMLOCK_KB] = "memlock_kb",
+	[CAP_MEMLOCK_BYTES] = "memlock_bytes",
+};
+
+/* One distinct message with its values, and how often it occurred. */
+struct event {
+	size_t msg; /* scanner index */
+	char cap[CAP_COUNT][APP_VALUE_MAX];
+	long count;
+	char *line; /* the first line, owned */
+	struct line where; /* where.p is line */
+};
+
+struct app_scan {
+	struct emit *e;
+	struct logscan *ls;
+	struct event *events;
+	size_t nevents, capevents;
+};
+
+/* Copies group g of m (subject s) into out, trimmed, when it took part
+ * (a name a pattern uses twice, under (?J), names several groups). */
+static void group_text(const struct regex_match *m, int g, const char *s,
+		       char *out, size_t size)
+{
+	struct line t;
+
+	if (g <= 0 || g >= m->ngroups || m->start[g] < 0)
+		return;
+	t = line_trim((struct line){ s + m->start[g],
+				     (size_t)(m->end[g] - m->start[g]), 0 });
+	line_copy(&t, out, size);
+}
+
+static void captures_of(const struct regex *re, const struct regex_match *m,
+			const char *s, char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	int n = regex_name_count(re);
+
+	memset(cap, 0, sizeof(char[CAP_COUNT][APP_VALUE_MAX]));
+	for (int i = 0; i < n; i++) {
+		int g;
+		const char *name = regex_name_at(re, i, &g);
+
+		for (size_t c = 0; name && c < CAP_COUNT; c++)
+			if (!strcmp(name, capture_names[c]))
+				group_text(m, g, s, cap[c], APP_VALUE_MAX);
+	}
+}
+
+static bool same_event(const struct event *ev, size_t msg,
+		       char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	if (ev->msg != msg)
+		return false;
+	for (size_t c = 0; c < CAP_COUNT; c++)
+		if (strcmp(ev->cap[c], cap[c]))
+			return false;
+	return true;
+}
+
+static void count_hit(struct app_scan *sc, size_t msg, const char *text,
+		      const struct logscan_hit *h, const struct line *ln)
+{
+	char cap[CAP_COUNT][APP_VALUE_MAX];
+	struct event *ev;
+
+	captures_of(logscan_regex(sc->ls, msg), &h->m, text, cap);
+	for (size_t i = 0; i < sc->nevents; i++) {
+		if (same_event(&sc->events[i], msg, cap)) {
+			sc->events[i].count++;
+			return;
+		}
+	}
+	if (sc->nevents >= APP_EVENTS_MAX)
+		return;
+	xgrow(&sc->events, &sc->capevents, sc->nevents + 1,
+	      sizeof(*sc->events));
+	ev = &sc->events[sc->nevents++];
+	ev->msg = msg;
+	memcpy(ev->cap, cap, sizeof(cap));
+	ev->count = 1;
+	ev->line = xstrndup(ln->p, ln->len);
+	ev->where = *ln;
+	ev->where.p = ev->line;
+}
+
+/* A number as the line prints it: decimal, or hex after 0x; false when
+ * s is not one. */
+static bool number_of(const char *s, long long *out)
+{
+	char *end;
+	int base = 10;
+
+	if (s[0] == '-' || s[0] == '+')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16;
+	if (!isxdigit((unsigned char)s[base == 16 ? 2 : 0]))
+		return false;
+	errno = 0;
+	*out = strtoll(s, &end, base);
+	return !errno && !*end && *out >= 0;
+}
+
+/* The errno whose strerror text ("Cannot allocate memory", with a
+ * trailing period or not) or symbolic name ("EINVAL") is s, from the C
+ * library's tables; 0 when none. */
+static int errno_of_text(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '.' || s[n - 1] == ' '))
+		n--;
+	for (int e = 1; n && e < ERRNO_MAX; e++) {
+		const char *d = strerrordesc_np(e), *name = strerrorname_np(e);
+
+		if ((d && strlen(d) == n && !strncasecmp(d, s, n)) ||
+		    (name && strlen(name) == n && !strncmp(name, s, n)))
+			return e;
+	}
+	return 0;
+}
+
+static void emit_errno(struct emit *e, struct fact *f,
+		       char cap[CAP_COUNT][APP_VALUE_MAX],
+		       const struct line *ln)
+{
+	long long num = 0;
+	const char *name;
+
+	if (!cap[CAP_ERRNO][0] || !number_of(cap[CAP_ERRNO], &num))
+		num = cap[CAP_ERRNO_TEXT][0] ? errno_of_text(cap[CAP_ERRNO_TEXT]) :
+					       0;
+	if (num <= 0 || num >= ERRNO_MAX)
+		return;
+	emit_int(e, f, "errno", num, ln);
+	if ((name = strerrorname_np((int)num)))
+		emit_str(e, f, "errno_name", name, strlen(name), ln);
+}
+
+/* Whether s names the completion status w: its number, its enum name
+ * (IBV_WC_ may be left out), its ibv_wc_status_str() text, or one of the
+ * spellings other libraries print (kb aliases), in any case. */
+static bool names_status(const struct fact *w, const char *s, bool by_text)
+{
+	const char *name = fact_text(w, "name"), *text = fact_text(w, "text");
+	const struct value *aliases = fact_get(w, sym_intern_cstr("aliases"));
+	long long num;
+
+	if (!by_text && number_of(s, &num)) {
+		const struct value *v = fact_get(w, sym_intern_cstr("number"));
+
+		return v && v->type == VALUE_INT && v->i == num;
+	}
+	if (!strncasecmp(s, "IBV_WC_", 7))
+		s += 7;
+	if (name && !strncmp(name, "IBV_WC_", 7))
+		name += 7;
+	if ((name && !strcasecmp(name, s)) || (text && !strcasecmp(text, s)))
+		return true;
+	for (size_t i = 0;
+	     aliases && aliases->type == VALUE_LIST && i < aliases->list->n;
+	     i++) {
+		const char *a = value_text(&aliases->list->items[i]);
+
+		if (a && !strcasecmp(a, s))
+			return true;
+	}
+	return false;
+}
+
+static void emit_wc_status(struct emit *e, struct fact *f,
+			   char cap[CAP_COUNT][APP_VALUE_MAX],
+			   const struct line *ln)
+{
+	bool by_text = !cap[CAP_WC_STATUS][0];
+	const char *s = by_text ? cap[CAP_WC_STATUS_TEXT] : cap[CAP_WC_STATUS];
+	const uint32_t *ids;
+	size_t n;
+
+	if (!s[0])
+		return;
+	ids = fact_base_of_kind(e->fb, sym_intern_cstr("wc_status"), &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *w = fact_base_get(e->fb, ids[i]);
+		const struct value *num =
+			fact_get(w, sym_intern_cstr("number"));
+		const char *name = fact_text(w, "name");
+
+		if (!names_status(w, s, by_text) || !num || !name)
+			continue;
+		emit_str(e, f, "wc_status", name, strlen(name), ln);
+		emit_value(e, f, "wc_status_num", *num, ln);
+		return;
+	}
+}
+
+static void emit_number(struct emit *e, struct fact *f, const char *field,
+			const char *s, const struct line *ln)
+{
+	long long v;
+
+	if (s[0] && number_of(s, &v))
+		emit_int(e, f, field, v, ln);
+}
+
+static void emit_text(struct emit *e, struct fact *f, const char *field,
+		      const char *s, const struct line *ln)
+{
+	if (s[0])
+		emit_str(e, f, field, s, strlen(s), ln);
+}
+
+/* The application's locked-memory limit, when the line reports one (in
+ * KiB, or in bytes as libibverbs does). */
+static void emit_limit(struct emit *e, const struct event *ev)
+{
+	const char *kib = ev->cap[CAP_MEMLOCK_KB],
+		   *bytes = ev->cap[CAP_MEMLOCK_BYTES];
+	long long kb;
+	struct fact *f;
+
+	if (!strcasecmp(kib, "unlimited") || !strcasecmp(bytes, "unlimited"))
+		kb = -1;
+	else if (kib[0] && number_of(kib, &kb))
+		;
+	else if (bytes[0] && number_of(bytes, &kb))
+		kb /= 1024;
+	else
+		return;
+	f = emit_begin(e, "limits", &ev->where);
+	emit_str(e, f, "scope", "application", 11, &ev->where);
+	emit_int(e, f, "memlock_kb", kb, &ev->where);
+	emit_end(e, f);
+}
+
+static void emit_event(struct app_scan *sc, struct event *ev)
+{
+	struct emit *e = sc->e;
+	const char *id = logscan_id(sc->ls, ev->msg);
+	const char *layer = logscan_layer(sc->ls, ev->msg);
+	struct value key = value_cstr(id);
+	size_t n;
+	const uint32_t *hit =
+		fact_base_lookup(e->fb, sym_intern_cstr("app_message"),
+				 sym_intern_cstr("id"), &key, &n);
+	const char *app = n ? fact_text(fact_base_get(e->fb, hit[0]), "app") :
+			      NULL;
+	const struct line *ln = &ev->where;
+	struct fact *f = emit_begin(e, "app_error", ln);
+	char(*cap)[APP_VALUE_MAX] = ev->cap;
+	struct line trimmed;
+
+	emit_str(e, f, "message", id, strlen(id), ln);
+	if (app)
+		emit_str(e, f, "app", app, strlen(app), NULL);
+	emit_str(e, f, "layer", layer, strlen(layer), NULL);
+	emit_text(e, f, "call", cap[CAP_CALL], ln);
+	emit_text(e, f, "status", cap[CAP_STATUS], ln);
+	emit_errno(e, f, cap, ln);
+	emit_wc_status(e, f, cap, ln);
+	emit_number(e, f, "vendor_err", cap[CAP_VENDOR_ERR], ln);
+	/* Always present, so that rules can bind and join it. */
+	emit_value(e, f, "device",
+		   value_str(cap[CAP_DEVICE], strlen(cap[CAP_DEVICE])), ln);
+	emit_number(e, f, "port", cap[CAP_PORT], ln);
+	emit_number(e, f, "gid_index", cap[CAP_GID_INDEX], ln);
+	emit_text(e, f, "peer", cap[CAP_PEER], ln);
+	trimmed = line_trim(*ln);
+	emit_line(e, f, "text", &trimmed, ln);
+	emit_int(e, f, "count", ev->count, NULL);
+	emit_end(e, f);
+	emit_limit(e, ev);
+}
+
+int app_scan(struct emit *e, const char *text, size_t len)
+{
+	struct app_scan sc = { e, e->app_scan, NULL, 0, 0 };
+	unsigned before = e->nfacts;
+	struct lines it;
+	struct line ln;
+	size_t limit = 0;
+
+	if (!sc.ls || !logscan_count(sc.ls))
+		return 0;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &ln)) {
+		struct logscan_hit hits[APP_HITS_MAX];
+		size_t n;
+
+		if (ln.len > APP_LINE_MAX)
+			ln.len = APP_LINE_MAX;
+		/* No application line starts with '#': a comment or heading
+		 * a person added to the paste. */
+		if ((ln.len && ln.p[0] == '#') ||
+		    !logscan_relevant(sc.ls, ln.p, ln.len))
+			continue;
+		n = logscan_match(sc.ls, ln.p, ln.len, hits, APP_HITS_MAX,
+				  &limit);
+		for (size_t i = 0; i < n && i < APP_HITS_MAX; i++)
+			count_hit(&sc, hits[i].sig, ln.p, &hits[i], &ln);
+	}
+	for (size_t i = 0; i < sc.nevents; i++) {
+		emit_event(&sc, &sc.events[i]);
+		free(sc.events[i].line);
+	}
+	free(sc.events);
+	return (int)(e->nfacts - before);
+}
+
+int parse_app_log(struct emit *e, const char *text, size_t len,
+		  const char *arg)
+{
+	(void)arg;
+	return app_scan(e, text, len);
+}
+

@@ -1,0 +1,502 @@
+/* The application-error parser (collectors/parsers/parse_app.c) with the
+ * shipped knowledge base: every kb/app_messages.yaml example yields its
+ * message; the forms of NCCL's, UCX's and the other programs' messages
+ * across versions give the same fields; errno texts are read back through
+ * the C library; equal lines are counted; healthy real output yields
+ * nothing; hostile input is bounded. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include <unistd.h>
+
+#include "collectors/collect.h"
+#include "collectors/parsers/logscan.h"
+#include "collectors/parsers/parse_app.h"
+#include "engine/kb.h"
+#include "engine/xalloc.h"
+#include "parsed.h"
+
+#define APP_FIXTURES "tests/fixtures/app_errors/"
+
+static struct fact_base *kb_base(void)
+{
+	struct fact_base *fb = fact_base_new();
+	struct diag *d = diag_new();
+
+	if (kb_load_dir(fb, "kb", "kb", d) < 0) {
+		diag_print(d, stderr, "test");
+		fail_msg("kb/ does not load");
+	}
+	diag_free(d);
+	return fb;
+}
+
+/* The application-message scanner of the current test's kb, freed by
+ * done(). */
+static struct logscan *scanner;
+
+static void use_kb(struct parsed *p, struct emit *e, const char *source)
+{
+	emit_init(e, p->fb, source);
+	scanner = logscan_new_for(p->fb, "app_message", NULL);
+	e->app_scan = scanner;
+}
+
+/* Scans text with the shipped knowledge base. */
+static struct parsed scan_text(const char *text)
+{
+	struct parsed p = { kb_base(), 0 };
+	struct emit e;
+
+	use_kb(&p, &e, "test");
+	p.facts = app_scan(&e, text, strlen(text));
+	return p;
+}
+
+static struct parsed scan_file(const char *file)
+{
+	struct parsed p = { kb_base(), 0 };
+	struct emit e;
+	size_t len;
+	char *text = slurp(file, &len);
+
+	use_kb(&p, &e, file);
+	p.facts = app_scan(&e, text, len);
+	free(text);
+	return p;
+}
+
+static void done(struct parsed *p)
+{
+	fact_base_free(p->fb);
+	logscan_free(scanner);
+	scanner = NULL;
+}
+
+static bool has_int(const struct fact *f, const char *field, int64_t want)
+{
+	const struct value *v = fact_get(f, sym_intern_cstr(field));
+
+	return v && v->type == VALUE_INT && v->i == want;
+}
+
+/* The one app_error of a one-line text. */
+static const struct fact *only_error(const struct parsed *p)
+{
+	if (count(p, "app_error") != 1)
+		fail_msg("%zu app_error facts, not 1", count(p, "app_error"));
+	return nth(p, "app_error", 0);
+}
+
+static void test_every_example_matches(void **state)
+{
+	struct fact_base *kb = kb_base();
+	struct strbuf out = STRBUF_INIT;
+	size_t n;
+	const uint32_t *ids =
+		fact_base_of_kind(kb, sym_intern_cstr("app_message"), &n);
+
+	(void)state;
+	assert_true(n >= 30);
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *m = fact_base_get(kb, ids[i]);
+		const char *id = text(m, "id"), *ex = fact_text(m, "example");
+		struct parsed p;
+		bool found = false;
+
+		if (!ex || !fact_text(m, "source") || !fact_text(m, "app")) {
+			sb_printf(&out, "%s: needs an example, app and source\n",
+				  id);
+			continue;
+		}
+		p = scan_text(ex);
+		for (size_t k = 0; k < count(&p, "app_error"); k++)
+			found |= !strcmp(text(nth(&p, "app_error", k),
+					      "message"),
+					 id);
+		if (!found)
+			sb_printf(&out, "%s: its example yields no app_error\n",
+				  id);
+		done(&p);
+	}
+	if (out.len) {
+		fprintf(stderr, "%s", sb_str(&out));
+		fail_msg("some app_message examples do not match");
+	}
+	sb_release(&out);
+	fact_base_free(kb);
+}
+
+/* The check above fails for an example its pattern does not match. */
+static void test_the_check_can_fail(void **state)
+{
+	struct parsed p = scan_text("NET/IB : Got a completion that is fine");
+
+	(void)state;
+	assert_int_equal(count(&p, "app_error"), 0);
+	done(&p);
+}
+
+static void test_ucx_memlock_sample(void **state)
+{
+	struct parsed p = scan_file(
+		SAMPLES "app_errors/ucx-8746-memlock-64k-ibv_create_cq.txt");
+	const struct fact *f = only_error(&p);
+
+	(void)state;
+	assert_string_equal(text(f, "message"), "UCX-IB-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "ucx");
+	assert_string_equal(text(f, "call"), "ibv_create_cq");
+	assert_string_equal(text(f, "device"), "mlx5_0");
+	assert_true(has_int(f, "errno", 12));
+	assert_string_equal(text(f, "errno_name"), "ENOMEM");
+	assert_true(has_int(f, "count", 2));
+	/* The sample's header describes the format; it is no log line. */
+	assert_int_equal(line_of(f, "text"), 5);
+	f = find(&p, "limits", "scope", "application");
+	assert_true(has_int(f, "memlock_kb", 64));
+	done(&p);
+}
+
+/* NCCL's completion error in the form of each release range, behind its
+ * 'host:pid:tid [dev] file:line NCCL WARN' prefix. */
+static void test_nccl_completion_forms(void **state)
+{
+	static const struct {
+		const char *line;
+		int status, vendor;
+		const char *peer, *device;
+	} forms[] = {
+		/* v2.4.8 .. v2.9.9 */
+		{ "n1:1:2 [0] transport/net_ib.cc:818 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129",
+		  12, 129, NULL, NULL },
+		/* v2.10 .. v2.19 */
+		{ "n1:1:2 [0] transport/net_ib.cc:1333 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4321> with error 13, opcode 0, len 0, vendor err 136 (Send) localGid ::ffff:10.0.0.1 remoteGid ::ffff:10.0.0.2",
+		  13, 136, "10.0.0.2<4321>", NULL },
+		/* v2.21 */
+		{ "n1:1:2 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4321> with status=10 opcode=0 len=0 vendor err 136 (Send)",
+		  10, 136, "10.0.0.2<4321>", NULL },
+		/* v2.23 .. v2.27: the device at the end */
+		{ "n1:1:2 [3] transport/net_ib.cc:2358 NCCL WARN NET/IB: Got completion from peer 10.0.0.2<4321> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.2 hca mlx5_3",
+		  12, 129, "10.0.0.2<4321>", "mlx5_3" },
+		/* current: status and opcode with their names */
+		{ "n1:1:2 [3] transport/net_ib/p2p.cc:688 NCCL WARN NET/IB: Got completion from peer 10.0.0.2<4321> with status=transport retry counter exceeded(12) opcode=IBV_WC_SEND(0) vendor_err=129  hca mlx5_3",
+		  12, 129, "10.0.0.2<4321>", "mlx5_3" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		struct parsed p = scan_text(forms[i].line);
+		const struct fact *f = only_error(&p);
+
+		assert_string_equal(text(f, "message"),
+				    "NCCL-IB-COMPLETION-ERROR");
+		if (!has_int(f, "wc_status_num", forms[i].status) ||
+		    !has_int(f, "vendor_err", forms[i].vendor))
+			fail_msg("form %zu: status or vendor_err wrong", i);
+		if (forms[i].peer)
+			assert_string_equal(text(f, "peer"), forms[i].peer);
+		assert_string_equal(text(f, "device"),
+				    forms[i].device ? forms[i].device : "");
+		done(&p);
+	}
+}
+
+/* A status number, an enum name and the texts of other libraries all
+ * land on kb/wc_status.yaml's name. */
+static void test_wc_status_spellings(void **state)
+{
+	static const struct {
+		const char *line, *name;
+	} lines[] = {
+		{ "[n1][[1,1],0][btl_openib_component.c:3644:handle_wc] from n1 to: n2 error polling LP CQ with status RECEIVER NOT READY RETRY EXCEEDED ERROR status number 13 for wr_id 2b3c opcode 0  vendor error 135 qp_idx 3",
+		  "IBV_WC_RNR_RETRY_EXC_ERR" },
+		{ "[1.2] [n1:1:0] rc_verbs_iface.c:124 UCX  ERROR send completion with error: remote access error [qpn 0x1a2 wrid 0x3 vendor_err 0x88]",
+		  "IBV_WC_REM_ACCESS_ERR" },
+		{ "[n1:1:0:1] ib_mlx5_log.c:177  Local protection error on mlx5_1:1/RoCE (synd 0x4 vend 0x56 hw_synd 0/0)",
+		  "IBV_WC_LOC_PROT_ERR" },
+		{ "[n1:1:0:1] ib_mlx5_log.c:177  Receive-no-ready retry count exceeded on mlx5_1:1/IB (synd 0x16 vend 0x88 hw_synd 0/0)",
+		  "IBV_WC_RNR_RETRY_EXC_ERR" },
+		{ " Failed status-Work Request Flushed Error (5): wr_id 0 syndrom 0xf9",
+		  "IBV_WC_WR_FLUSH_ERR" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		struct parsed p = scan_text(lines[i].line);
+		const struct fact *f = only_error(&p);
+
+		assert_string_equal(text(f, "wc_status"), lines[i].name);
+		done(&p);
+	}
+}
+
+/* errno from its number or from its strerror text, as the C library
+ * spells it; a text the library does not know gives no errno. */
+static void test_errno_read_back(void **state)
+{
+	static const struct {
+		const char *line;
+		int errnum;
+		const char *name;
+	} lines[] = {
+		{ "misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable",
+		  101, "ENETUNREACH" },
+		{ "misc/ibvwrap.cc:262 NCCL WARN Call to ibv_create_qp failed with error Cannot allocate memory errno 12",
+		  12, "ENOMEM" },
+		{ "Failed to get IB devices list: Function not implemented", 38,
+		  "ENOSYS" },
+		{ "libfabric:1:2:verbs:fabric:vrb_get_device_attrs():618<warn> ibv_query_device: No such device (19)",
+		  19, "ENODEV" },
+		{ "LNetError: 1:0:(o2iblnd.c:892:kiblnd_create_conn()) Can't create QP: -12, send_wr: 32634, recv_wr: 254, send_sge: 2, recv_sge: 1",
+		  12, "ENOMEM" },
+		{ "rdma_resolve_addr: No such device", 19, "ENODEV" },
+		/* An errno printed by its name. */
+		{ "libfabric:1:2::efa:av:efa_ah_alloc():147<warn> ibv_create_ah failed with EINVAL. Local GID: fe80::1, remote GID: fe80::2.",
+		  22, "EINVAL" },
+	};
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		p = scan_text(lines[i].line);
+		f = only_error(&p);
+		if (!has_int(f, "errno", lines[i].errnum))
+			fail_msg("%s: errno not %d", lines[i].line,
+				 lines[i].errnum);
+		assert_string_equal(text(f, "errno_name"), lines[i].name);
+		done(&p);
+	}
+	p = scan_text("Call to ibv_reg_mr failed with error Out of cheese");
+	f = only_error(&p);
+	assert_null(fact_get(f, sym_intern_cstr("errno")));
+	done(&p);
+}
+
+/* NCCL's ibv_modify_qp line names the device, port, QP state and GID
+ * index. */
+static void test_modify_qp_fields(void **state)
+{
+	struct parsed p =
+		scan_file(APP_FIXTURES "nccl-2013-modify-qp-timeout.txt");
+	const struct fact *f = only_error(&p);
+
+	(void)state;
+	assert_string_equal(text(f, "call"), "ibv_modify_qp");
+	assert_true(has_int(f, "errno", 110));
+	assert_string_equal(text(f, "device"), "mlx_x");
+	assert_true(has_int(f, "port", 1));
+	assert_true(has_int(f, "gid_index", 3));
+	assert_string_equal(text(f, "status"), "INIT");
+	done(&p);
+}
+
+/* Lines behind syslog, journal, pdsh, markdown and Open MPI prefixes. */
+static void test_behind_prefixes(void **state)
+{
+	static const char *const lines[] = {
+		"Mar  3 10:01:02 node7 python[4242]: node7:4242:4300 [2] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1> with error 12, opcode 0, len 0, vendor err 129 (Send)",
+		"2024-05-01T10:00:00+0000 node7 job[1]: [1714557600.1] [node7:1:0] ib_mlx5_log.c:177  Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)",
+		"node7: Completion with error at client Failed status 12: wr_id 0 syndrom 0x81 scnt=128, ccnt=0",
+		"> `[2022-01-17 16:03:57.637929] rdma.c:3769:nvmf_rdma_log_wc_status: *ERROR*: Error on CQ 0x20155a0, (qp state 1 ibv_state 6) request 0x1, type DATA, status: (12): transport retry counter exceeded`",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		struct parsed p = scan_text(lines[i]);
+		const struct fact *f = only_error(&p);
+
+		if (!has_int(f, "wc_status_num", 12))
+			fail_msg("line %zu: no status 12", i);
+		done(&p);
+	}
+}
+
+/* Equal lines are one fact with a count and the first line; lines that
+ * differ in a value are facts of their own. */
+static void test_counting(void **state)
+{
+	struct parsed p = scan_text(
+		"Failed to modify QP 5 to RTR\n"
+		"misc/ibvwrap.cc:1 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n"
+		"misc/ibvwrap.cc:1 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n"
+		"misc/ibvwrap.cc:1 NCCL WARN Call to ibv_reg_mr failed with error Bad address\n"
+		"misc/ibvwrap.cc:1 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n");
+	const struct fact *enomem, *efault;
+
+	(void)state;
+	assert_int_equal(count(&p, "app_error"), 2);
+	enomem = nth(&p, "app_error", 0);
+	efault = nth(&p, "app_error", 1);
+	assert_true(has_int(enomem, "errno", 12));
+	assert_true(has_int(enomem, "count", 3));
+	assert_int_equal(line_of(enomem, "text"), 2);
+	assert_true(has_int(efault, "errno", 14));
+	assert_true(has_int(efault, "count", 1));
+	assert_int_equal(line_of(efault, "text"), 4);
+	done(&p);
+}
+
+/* Real healthy output of the same programs gives nothing but benign
+ * context. */
+static void test_healthy_outputs(void **state)
+{
+	static const char *const files[] = {
+		APP_FIXTURES "healthy-nccl-tests-227-init.txt",
+		APP_FIXTURES "healthy-ucx-6264-debug.txt",
+		APP_FIXTURES "healthy-spdk-2436-listening.txt",
+		SAMPLES "perftest/cn-blog-cx5-roce-ib_write_bw-bidir-98gbps-healthy.txt",
+		SAMPLES "ibv_devices/mooncake-105-mlx5-bond-healthy.txt",
+	};
+
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		p = scan_file(files[i]);
+		for (size_t k = 0; k < count(&p, "app_error"); k++) {
+			const char *id = text(nth(&p, "app_error", k), "message");
+			const struct fact *m =
+				find(&p, "app_message", "id", id);
+
+			if (strcmp(text(m, "severity"), "benign"))
+				fail_msg("%s: %s is no benign message",
+					 files[i], id);
+		}
+		done(&p);
+	}
+	/* What a healthy NCCL log does say: the devices it uses. */
+	p = scan_file(APP_FIXTURES "healthy-nccl-tests-227-init.txt");
+	assert_string_equal(
+		text(find(&p, "app_error", "message", "NCCL-IB-USING"),
+		     "device"),
+		"irdma0");
+	done(&p);
+}
+
+/* Without the knowledge base there are no patterns and no facts;
+ * comments, long lines and NUL bytes are bounded. */
+static void test_hostile(void **state)
+{
+	struct parsed p = { fact_base_new(), 0 };
+	struct emit e;
+	char *big = xmalloc(70000);
+	static const char nul[] = "Failed to get IB devices list\0: x\n"
+				  "\0No IB devices found\n";
+
+	(void)state;
+	emit_init(&e, p.fb, "test");
+	assert_int_equal(app_scan(&e, "No IB devices found\n", 20), 0);
+	done(&p);
+
+	p = scan_text("# Failed to get IB devices list: Function not implemented\n");
+	assert_int_equal(count(&p, "app_error"), 0);
+	done(&p);
+
+	/* A match past the bytes of a line looked at is not seen. */
+	memset(big, 'x', 69999);
+	memcpy(big + 60000, "No IB devices found", 19);
+	big[69999] = '\0';
+	p = scan_text(big);
+	assert_int_equal(count(&p, "app_error"), 0);
+	done(&p);
+	free(big);
+
+	p = (struct parsed){ kb_base(), 0 };
+	use_kb(&p, &e, "test");
+	p.facts = app_scan(&e, nul, sizeof(nul) - 1);
+	assert_true(count(&p, "app_error") >= 1);
+	done(&p);
+}
+
+/* CRLF line ends (a paste from Windows) give the same facts. */
+static void test_crlf(void **state)
+{
+	struct parsed p = scan_text(
+		"[1.1] [h:1:0] ib_log.c:246  UCX  ERROR mlx5_0: ibv_create_cq() failed: Cannot allocate memory. Please set max locked memory (ulimit -l) to 'unlimited' (current: 64 kbytes)\r\n"
+		"Failed to get IB devices list: Function not implemented\r\n");
+	const struct fact *f;
+
+	(void)state;
+	assert_int_equal(count(&p, "app_error"), 2);
+	f = find(&p, "app_error", "message", "LIBIBVERBS-DEVICE-LIST");
+	assert_true(has_int(f, "errno", 38));
+	f = find(&p, "limits", "scope", "application");
+	assert_true(has_int(f, "memlock_kb", 64));
+	done(&p);
+}
+
+/* The hook in collect_file: a kernel log of several pieces (read in 1 MiB
+ * pieces) is scanned for application lines too, and a line past the first
+ * piece cites its own line number; a file of application lines alone is
+ * read as app_log. */
+static void test_loose_file_hook(void **state)
+{
+	char path[] = "/tmp/rd-test-app-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct parsed p = { kb_base(), 0 };
+	struct diag *d = diag_new();
+	struct collect_run *run;
+	const struct fact *f;
+
+	(void)state;
+	assert_non_null(fp);
+	for (int i = 1; i <= 40000; i++) {
+		if (i == 30001)
+			fprintf(fp, "n1:1:2 [0] transport/net_ib.cc:818 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129\n");
+		else
+			fprintf(fp, "[%10.6f] mlx5_core 0000:3b:00.0: an ordinary driver line, number %d, with some padding\n",
+				i * 0.001, i);
+	}
+	fclose(fp);
+	run = collect_run_new(p.fb, NULL, d, NULL, NULL);
+	assert_int_equal(collect_file(run, path, NULL), 0);
+	collect_finish(run);
+	f = find(&p, "app_error", "message", "NCCL-IB-COMPLETION-ERROR");
+	assert_int_equal(line_of(f, "text"), 30001);
+	assert_true(has_int(f, "wc_status_num", 12));
+	find(&p, "collector", "name", "dmesg");
+	done(&p);
+
+	p = (struct parsed){ kb_base(), 0 };
+	run = collect_run_new(p.fb, NULL, d, NULL, NULL);
+	assert_int_equal(
+		collect_file(run, APP_FIXTURES "nccl-928-completion-error-4.txt",
+			     NULL),
+		0);
+	collect_finish(run);
+	find(&p, "collector", "name", "paste");
+	assert_int_equal(count(&p, "app_error"), 3);
+	done(&p);
+	diag_free(d);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_example_matches),
+		cmocka_unit_test(test_the_check_can_fail),
+		cmocka_unit_test(test_ucx_memlock_sample),
+		cmocka_unit_test(test_nccl_completion_forms),
+		cmocka_unit_test(test_wc_status_spellings),
+		cmocka_unit_test(test_errno_read_back),
+		cmocka_unit_test(test_modify_qp_fields),
+		cmocka_unit_test(test_behind_prefixes),
+		cmocka_unit_test(test_counting),
+		cmocka_unit_test(test_healthy_outputs),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_loose_file_hook),
+	};
+
+	return cmocka_run_group_tests_name("parsers (application errors)",
+					   tests, NULL, NULL);
+}

@@ -518,39 +518,105 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	return 0;
 }
 
-/* hca.family from the adapter entries of the knowledge base, by PCI id,
- * else by model. */
+/* The adapter entry of the knowledge base for an hca: by PCI device id,
+ * else by model (what ibstat prints as CA type); 0 when none. */
+static uint32_t adapter_of(const struct fact_base *fb, const struct fact *h)
+{
+	static const char *const keys[][2] = {
+		{ "pci_device_id", "pci_device_id" },
+		{ "model", "model" },
+	};
+	uint32_t adapter = sym_intern_cstr("adapter");
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct value *key =
+			fact_get(h, sym_intern_cstr(keys[i][0]));
+		const uint32_t *hit;
+		size_t k = 0;
+
+		if (!key)
+			continue;
+		hit = fact_base_lookup(fb, adapter,
+				       sym_intern_cstr(keys[i][1]), key, &k);
+		if (k)
+			return hit[0];
+	}
+	return 0;
+}
+
+/* Fields an hca takes from its adapter entry when no source showed them:
+ * knowledge, not host evidence, so they carry no provenance. */
+static const char *const from_adapter[] = { "family", "virtual_function" };
+
+/* Fields an hca takes from another fact of the same adapter, with that
+ * fact's provenance: ethtool -i's netdev (tied by PCI address) and a
+ * firmware query (fw_image, by PCI address).  fw_image's fw_ver is the
+ * flash, which runs unless flint printed a separate running version. */
+static const struct borrow {
+	const char *kind, *hca_field, *field;
+	const char *unless; /* skip when the other fact has this field */
+} borrows[] = {
+	{ "netdev", "fw_ver", "fw_ver", NULL },
+	{ "netdev", "psid", "psid", NULL },
+	{ "fw_image", "fw_ver", "fw_running", NULL },
+	{ "fw_image", "fw_ver", "fw_ver", "fw_running" },
+	{ "fw_image", "psid", "psid", NULL },
+	{ "fw_image", "pci_device_id", "pci_device_id", NULL },
+};
+
+static void borrow_fields(struct fact_base *fb, uint32_t id)
+{
+	uint32_t pci = sym_intern_cstr("pci");
+
+	for (size_t b = 0; b < ARRAY_SIZE(borrows); b++) {
+		const struct fact *h = fact_base_get(fb, id);
+		const struct value *addr = fact_get(h, pci);
+		const uint32_t *ids;
+		size_t n;
+
+		if (!addr)
+			return;
+		ids = fact_base_lookup(fb, sym_intern_cstr(borrows[b].kind),
+				       pci, addr, &n);
+		for (size_t i = 0; i < n; i++) {
+			const struct fact *o = fact_base_get(fb, ids[i]);
+			const struct field *fl =
+				fact_field(o, sym_intern_cstr(borrows[b].field));
+
+			if (!fl || (borrows[b].unless &&
+				    fact_get(o, sym_intern_cstr(
+							borrows[b].unless))))
+				continue;
+			fact_base_enrich(fb, id,
+					 sym_intern_cstr(borrows[b].hca_field),
+					 fl->v, &fl->prov);
+			break;
+		}
+	}
+}
+
+/* Completes each hca from the knowledge base (family, virtual function,
+ * by PCI id or model) and from other sources' facts of the same adapter
+ * (firmware and PSID from ethtool -i or a firmware query), through
+ * fact_base_enrich: a field a source already set is never replaced. */
 void collect_enrich(struct fact_base *fb)
 {
-	uint32_t hca = sym_intern_cstr("hca"),
-		 adapter = sym_intern_cstr("adapter");
-	uint32_t model = sym_intern_cstr("model"),
-		 family = sym_intern_cstr("family");
-	uint32_t devid = sym_intern_cstr("pci_device_id");
+	uint32_t hca = sym_intern_cstr("hca");
 	size_t n;
 	const uint32_t *ids = fact_base_of_kind(fb, hca, &n);
 
 	for (size_t i = 0; i < n; i++) {
-		struct fact *h = (struct fact *)fact_base_get(fb, ids[i]);
-		const struct value *key = fact_get(h, devid);
-		const uint32_t *hit;
-		size_t k = 0;
+		uint32_t id = ids[i], a;
 
-		if (fact_get(h, family))
-			continue;
-		hit = key ? fact_base_lookup(fb, adapter, devid, key, &k) :
-			    NULL;
-		if (!k && (key = fact_get(h, model)))
-			hit = fact_base_lookup(fb, adapter, model, key, &k);
-		if (k) {
-			const struct fact *a = fact_base_get(fb, hit[0]);
-			const struct field *fam = fact_field(a, family);
+		borrow_fields(fb, id);
+		a = adapter_of(fb, fact_base_get(fb, id));
+		for (size_t k = 0; a && k < ARRAY_SIZE(from_adapter); k++) {
+			const struct field *fl =
+				fact_field(fact_base_get(fb, a),
+					   sym_intern_cstr(from_adapter[k]));
 
-			/* No provenance: the family is knowledge, not host
-			 * evidence. */
-			if (fam)
-				fact_put_at(fb, h, family, fam->v, 0, 0, NULL,
-					    0);
+			if (fl)
+				fact_base_enrich(fb, id, fl->name, fl->v, NULL);
 		}
 	}
 }

@@ -161,11 +161,12 @@ fuzz-smoke: fuzz
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
-		$(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(MANDIR)
+		$(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(DATADIR)/schema $(DESTDIR)$(MANDIR)
 	install -m 755 rdmadoctor $(DESTDIR)$(BINDIR)/rdmadoctor
 	install -m 644 $(filter-out %.test.yaml,$(wildcard rules/*.yaml)) \
 		$(DESTDIR)$(DATADIR)/rules/
 	install -m 644 kb/*.yaml $(DESTDIR)$(DATADIR)/kb/
+	install -m 644 schema/*.schema.json $(DESTDIR)$(DATADIR)/schema/
 	install -m 644 man/rdmadoctor.1 $(DESTDIR)$(MANDIR)/rdmadoctor.1
 
 format:

@@ -290,6 +290,17 @@ void fleet_add_host(struct fleet *f, const char *path,
 	count_status(f, h);
 }
 
+const char *fleet_layer_status(const struct json *layers, const char *name)
+{
+	for (size_t i = 0; i < json_len(layers); i++) {
+		const struct json *lj = json_at(layers, i);
+
+		if (!strcmp(text(lj, "name"), name))
+			return text(lj, "status");
+	}
+	return "";
+}
+
 /* A host entry of a summary: its verdict, diagnoses and adapters. */
 static void merge_host(struct fleet *f, const struct json *hj)
 {
@@ -306,7 +317,8 @@ static void merge_host(struct fleet *f, const struct json *hj)
 		if (!strcmp(text(hj, "status"), known[i]))
 			h->status = known[i];
 	for (int l = 0; l < LAYER_COUNT; l++)
-		h->layers[l] = dup_text(layers, layer_to_str((enum layer)l));
+		h->layers[l] = xstrdup(fleet_layer_status(
+			layers, layer_to_str((enum layer)l)));
 	h->diagnoses = xcalloc(json_len(ids) + 1, sizeof(char *));
 	for (size_t i = 0; i < json_len(ids); i++) {
 		const char *id = json_text(json_at(ids, i));
@@ -499,10 +511,14 @@ static struct json *host_json(const struct host *h)
 		json_set(o, "reason", json_new_string(h->reason));
 		return o;
 	}
-	arr = json_new_object();
-	for (int l = 0; l < LAYER_COUNT; l++)
-		json_set(arr, layer_to_str((enum layer)l),
-			 json_new_string(h->layers[l]));
+	arr = json_new_array();
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		struct json *lj = json_new_object();
+
+		json_set(lj, "name", json_new_string(layer_to_str((enum layer)l)));
+		json_set(lj, "status", json_new_string(h->layers[l]));
+		json_push(arr, lj);
+	}
 	json_set(o, "layers", arr);
 	arr = json_new_array();
 	for (size_t i = 0; i < h->ndiagnoses; i++)

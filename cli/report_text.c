@@ -50,7 +50,7 @@ static void layers(FILE *out, const struct analysis *a)
 
 static void explain_steps(FILE *out, const struct explain *x, int indent)
 {
-	fprintf(out, "%*srule %s (%s:%d), certainty %.2f\n", indent, "",
+	fprintf(out, "%*srule %s (%s:%d), confidence %.2f\n", indent, "",
 		x->rule->id, x->rule->file, x->rule->line, x->firing->cf);
 	for (size_t i = 0; i < x->nsteps; i++) {
 		const struct explain_step *s = &x->steps[i];
@@ -86,7 +86,7 @@ static void ids_of(FILE *out, const struct analysis *a, const size_t *idx,
 void report_text_diagnosis(FILE *out, const struct analysis *a,
 			   const struct diagnosis *dg, bool explain)
 {
-	fprintf(out, "%s#%d %s%s  %s, %s layer, certainty %.2f, score %.2f\n",
+	fprintf(out, "%s#%d %s%s  %s, %s layer, confidence %.2f, score %.2f\n",
 		term_on(TERM_BOLD), dg->rank, dg->rule->title, term_off(),
 		dg->id, layer_to_str(dg->layer), dg->cf, dg->score);
 	fprintf(out, "   %s%s%s: ", term_on(severity_color(dg->severity)),

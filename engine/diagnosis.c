@@ -398,13 +398,19 @@ static struct link *find_links(const struct diagnosis_list *l,
 }
 
 /* Raises each cause's score just above the symptoms it explains, so that
- * sorting puts causes first; bounded passes end cycles.  Two diagnoses
- * that explain each other raise neither. */
+ * sorting puts causes first, and its severity to the worst of theirs (a
+ * cause is at least as grave as what it explains); bounded passes end
+ * cycles.  Two diagnoses that explain each other raise neither. */
 static void order_causes(struct diagnosis_list *l, const struct engine *e)
 {
 	size_t n;
 	struct link *links = find_links(l, e, &n);
+	/* Each diagnosis's own score, so that two causes raised above one
+	 * symptom keep their own order. */
+	double *own = xcalloc(l->n ? l->n : 1, sizeof(*own));
 
+	for (size_t i = 0; i < l->n; i++)
+		own[i] = l->items[i]->score;
 	for (size_t pass = 0; n && pass < l->n; pass++) {
 		bool changed = false;
 
@@ -412,15 +418,22 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 			struct diagnosis *c = l->items[links[k].cause];
 			struct diagnosis *s = l->items[links[k].symptom];
 
-			if (c->score <= s->score &&
-			    !rule_explains(s, c->id, e)) {
-				c->score = s->score + 1e-6;
+			if (rule_explains(s, c->id, e))
+				continue;
+			if (c->severity < s->severity) {
+				c->severity = s->severity;
+				changed = true;
+			}
+			if (c->score <= s->score) {
+				c->score = s->score +
+					   1e-6 * (1 + own[links[k].cause]);
 				changed = true;
 			}
 		}
 		if (!changed)
 			break;
 	}
+	free(own);
 	free(links);
 	if (l->n)
 		qsort(l->items, l->n, sizeof(*l->items), cmp_rank);

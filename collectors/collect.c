@@ -595,10 +595,59 @@ static void borrow_fields(struct fact_base *fb, uint32_t id)
 	}
 }
 
+/* Logical port states that need a physical link: the InfiniBand port
+ * state machine leaves DOWN only once the physical link is up, so a port
+ * in one of these has phys_state LINKUP even when the output was cut
+ * before that line. */
+static const char *const linked_states[] = { "INIT", "ARMED", "ACTIVE" };
+
+/* Fields a port implies when no source showed them: a physical link
+ * from its logical state (cited from the state line), and an Ethernet
+ * link layer on a family without InfiniBand (max_rate_ib_gbps 0 in
+ * kb/adapters.yaml: ConnectX-4 Lx, ConnectX-6 Dx, ...). */
+static void imply_port_fields(struct fact_base *fb, uint32_t id)
+{
+	uint32_t state = sym_intern_cstr("state"),
+		 phys = sym_intern_cstr("phys_state");
+	uint32_t ll = sym_intern_cstr("link_layer"),
+		 name = sym_intern_cstr("name");
+	const struct fact *p = fact_base_get(fb, id);
+	const struct field *st = fact_field(p, state);
+	const struct value *dev = fact_get(p, sym_intern_cstr("hca"));
+
+	for (size_t i = 0; st && i < ARRAY_SIZE(linked_states); i++) {
+		const char *t = value_text(&st->v);
+
+		if (t && !strcmp(t, linked_states[i])) {
+			fact_base_enrich(fb, id, phys, value_cstr("LINKUP"),
+					 &st->prov);
+			break;
+		}
+	}
+	if (dev && !fact_get(p, ll)) {
+		const uint32_t *hcas;
+		size_t n;
+		uint32_t a;
+		const struct value *ib;
+
+		hcas = fact_base_lookup(fb, sym_intern_cstr("hca"), name, dev,
+					&n);
+		a = n ? adapter_of(fb, fact_base_get(fb, hcas[0])) : 0;
+		ib = a ? fact_get(fact_base_get(fb, a),
+				  sym_intern_cstr("max_rate_ib_gbps")) :
+			 NULL;
+		if (ib && ((ib->type == VALUE_NUMBER && ib->n == 0) ||
+			   (ib->type == VALUE_INT && ib->i == 0)))
+			fact_base_enrich(fb, id, ll, value_cstr("Ethernet"),
+					 NULL);
+	}
+}
+
 /* Completes each hca from the knowledge base (family, virtual function,
  * by PCI id or model) and from other sources' facts of the same adapter
- * (firmware and PSID from ethtool -i or a firmware query), through
- * fact_base_enrich: a field a source already set is never replaced. */
+ * (firmware and PSID from ethtool -i or a firmware query), then each
+ * port with the fields its evidence implies, through fact_base_enrich: a
+ * field a source already set is never replaced. */
 void collect_enrich(struct fact_base *fb)
 {
 	uint32_t hca = sym_intern_cstr("hca");
@@ -619,6 +668,9 @@ void collect_enrich(struct fact_base *fb)
 				fact_base_enrich(fb, id, fl->name, fl->v, NULL);
 		}
 	}
+	ids = fact_base_of_kind(fb, sym_intern_cstr("port"), &n);
+	for (size_t i = 0; i < n; i++)
+		imply_port_fields(fb, ids[i]);
 }
 
 void collect_finish(struct collect_run *run)

@@ -450,6 +450,89 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 	free(links);
 }
 
+static bool is_fallback(const struct rule *r)
+{
+	for (size_t i = 0; i < r->ntags; i++)
+		if (!strcmp(r->tags[i], "fallback"))
+			return true;
+	return false;
+}
+
+/* Whether fact id is host evidence (collected, not knowledge or
+ * derived). */
+static bool host_evidence(const struct fact_base *fb, uint32_t id)
+{
+	const struct fact *f = fact_base_get(fb, id);
+	const struct vocab_kind *k = f ? vocab_kind(f->kind) : NULL;
+
+	return k && !f->firing && !strcmp(k->source, "collected");
+}
+
+/* The facts diagnoses that are not fallbacks matched, as a map by id. */
+static bool *cited_facts(const struct engine *e, const struct fact_base *fb,
+			 const struct diagnosis_list *l)
+{
+	size_t n = fact_base_count(fb);
+	bool *cited = xcalloc(n + 1, sizeof(*cited));
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct diagnosis *dg = l->items[i];
+
+		if (is_fallback(dg->rule))
+			continue;
+		for (size_t f = 0; f < dg->nfirings; f++) {
+			const struct firing *fi =
+				engine_firing(e, dg->firings[f]);
+
+			for (size_t p = 0; p < fi->rule->npatterns; p++)
+				if (fi->facts[p] && fi->facts[p] <= n)
+					cited[fi->facts[p]] = true;
+		}
+	}
+	return cited;
+}
+
+/* A fallback diagnosis (a rule tagged 'fallback': a tool error or a
+ * kernel line that no specific rule knows) stands only for evidence no
+ * other diagnosis explains: it is dropped when every one of its firings
+ * matched a host fact that another diagnosis matched too. */
+static void drop_explained_fallbacks(const struct engine *e,
+				     const struct fact_base *fb,
+				     struct diagnosis_list *l)
+{
+	size_t kept = 0, n = fact_base_count(fb);
+	bool *cited = NULL;
+
+	for (size_t i = 0; i < l->n; i++) {
+		struct diagnosis *dg = l->items[i];
+		bool covered = is_fallback(dg->rule);
+
+		if (covered && !cited)
+			cited = cited_facts(e, fb, l);
+		for (size_t f = 0; covered && f < dg->nfirings; f++) {
+			const struct firing *fi =
+				engine_firing(e, dg->firings[f]);
+			bool shared = false;
+
+			for (size_t p = 0; !shared && p < fi->rule->npatterns;
+			     p++) {
+				uint32_t id = fi->facts[p];
+
+				shared = id && id <= n && cited[id] &&
+					 host_evidence(fb, id);
+			}
+			covered = shared;
+		}
+		if (covered) {
+			free_diagnosis(dg);
+			continue;
+		}
+		l->items[kept++] = dg;
+	}
+	l->n = kept;
+	free(cited);
+}
+
 struct diagnosis_list *diagnosis_collect(const struct engine *e,
 					 const struct fact_base *fb)
 {
@@ -478,6 +561,7 @@ struct diagnosis_list *diagnosis_collect(const struct engine *e,
 	free(g.best_cf);
 	free(g.evcap);
 	free(g.slots);
+	drop_explained_fallbacks(e, fb, g.l);
 	order_causes(g.l, e);
 	return g.l;
 }

@@ -468,12 +468,20 @@ static bool host_evidence(const struct fact_base *fb, uint32_t id)
 	return k && !f->firing && !strcmp(k->source, "collected");
 }
 
-/* The facts diagnoses that are not fallbacks matched, as a map by id. */
-static bool *cited_facts(const struct engine *e, const struct fact_base *fb,
-			 const struct diagnosis_list *l)
+/* Which diagnoses that are not fallbacks matched a fact: how many, and
+ * the first two of them (list positions). */
+struct citers {
+	uint32_t n;
+	uint32_t at[2];
+	uint32_t last; /* list position + 1 of the latest citer */
+};
+
+static struct citers *cited_facts(const struct engine *e,
+				  const struct fact_base *fb,
+				  const struct diagnosis_list *l)
 {
 	size_t n = fact_base_count(fb);
-	bool *cited = xcalloc(n + 1, sizeof(*cited));
+	struct citers *cited = xcalloc(n + 1, sizeof(*cited));
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct diagnosis *dg = l->items[i];
@@ -484,24 +492,50 @@ static bool *cited_facts(const struct engine *e, const struct fact_base *fb,
 			const struct firing *fi =
 				engine_firing(e, dg->firings[f]);
 
-			for (size_t p = 0; p < fi->rule->npatterns; p++)
-				if (fi->facts[p] && fi->facts[p] <= n)
-					cited[fi->facts[p]] = true;
+			for (size_t p = 0; p < fi->rule->npatterns; p++) {
+				uint32_t id = fi->facts[p];
+				struct citers *c = &cited[id];
+
+				if (!id || id > n || c->last == i + 1)
+					continue;
+				if (c->n < 2)
+					c->at[c->n] = (uint32_t)i;
+				c->n++;
+				c->last = (uint32_t)i + 1;
+			}
 		}
 	}
 	return cited;
 }
 
+/* Whether a diagnosis other than the symptoms fallback dg explains
+ * matched the fact. */
+static bool covered_by_other(const struct engine *e,
+			     const struct diagnosis_list *l,
+			     const struct diagnosis *dg,
+			     const struct citers *c)
+{
+	if (c->n > 2)
+		return true;
+	for (uint32_t k = 0; k < c->n; k++)
+		if (!rule_explains(dg, l->items[c->at[k]]->id, e))
+			return true;
+	return false;
+}
+
 /* A fallback diagnosis (a rule tagged 'fallback': a tool error or a
  * kernel line that no specific rule knows) stands only for evidence no
  * other diagnosis explains: it is dropped when every one of its firings
- * matched a host fact that another diagnosis matched too. */
+ * matched a host fact that another diagnosis (not one of the symptoms it
+ * explains) matched too. */
 static void drop_explained_fallbacks(const struct engine *e,
 				     const struct fact_base *fb,
 				     struct diagnosis_list *l)
 {
-	size_t kept = 0, n = fact_base_count(fb);
-	bool *cited = NULL;
+	size_t n = fact_base_count(fb);
+	struct citers *cited = NULL;
+	bool *drop = xcalloc(l->n ? l->n : 1, sizeof(*drop));
+	size_t kept = 0;
 
 	for (size_t i = 0; i < l->n; i++) {
 		struct diagnosis *dg = l->items[i];
@@ -518,18 +552,22 @@ static void drop_explained_fallbacks(const struct engine *e,
 			     p++) {
 				uint32_t id = fi->facts[p];
 
-				shared = id && id <= n && cited[id] &&
-					 host_evidence(fb, id);
+				shared = id && id <= n && cited[id].n &&
+					 host_evidence(fb, id) &&
+					 covered_by_other(e, l, dg, &cited[id]);
 			}
 			covered = shared;
 		}
-		if (covered) {
-			free_diagnosis(dg);
-			continue;
-		}
-		l->items[kept++] = dg;
+		drop[i] = covered;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if (drop[i])
+			free_diagnosis(l->items[i]);
+		else
+			l->items[kept++] = l->items[i];
 	}
 	l->n = kept;
+	free(drop);
 	free(cited);
 }
 

@@ -569,6 +569,46 @@ static const struct borrow {
 	{ "fw_image", "pci_device_id", "pci_device_id", NULL },
 };
 
+/* Records that fact id's field holds kept while another source (a fact
+ * of kind other_kind, whose field is fl) gives a different value: both
+ * values stay, and rules can judge the disagreement. */
+static void note_disagreement(struct fact_base *fb, uint32_t id,
+			      const char *field, const char *other_kind,
+			      const struct field *fl)
+{
+	const struct fact *h = fact_base_get(fb, id);
+	const struct value *kept = fact_get(h, sym_intern_cstr(field));
+	const char *name = fact_text(h, "name");
+	const char *a = kept ? value_text(kept) : NULL,
+		   *b = value_text(&fl->v);
+	struct fact *d;
+	bool added;
+
+	if (!a || !b || !name || !strcmp(a, b))
+		return;
+	d = fact_base_begin(fb, sym_intern_cstr("disagreement"), fl->prov.src,
+			    fl->prov.line, fl->prov.text,
+			    fl->prov.text ? strlen(fl->prov.text) : 0);
+	fact_put(fb, d, sym_intern_cstr("kind"),
+		 value_cstr(sym_str(h->kind)), 0, NULL, 0);
+	fact_put(fb, d, sym_intern_cstr("entity"), value_cstr(name), 0, NULL,
+		 0);
+	fact_put(fb, d, sym_intern_cstr("field"), value_cstr(field), 0, NULL,
+		 0);
+	fact_put_at(fb, d, sym_intern_cstr("value"), value_cstr(a),
+		    fact_field(h, sym_intern_cstr(field))->prov.src,
+		    fact_field(h, sym_intern_cstr(field))->prov.line,
+		    fact_field(h, sym_intern_cstr(field))->prov.text,
+		    fact_field(h, sym_intern_cstr(field))->prov.text ?
+			    strlen(fact_field(h, sym_intern_cstr(field))
+					   ->prov.text) :
+			    0);
+	fact_put(fb, d, sym_intern_cstr("other"), value_cstr(b), 0, NULL, 0);
+	fact_put(fb, d, sym_intern_cstr("other_kind"),
+		 value_cstr(other_kind), 0, NULL, 0);
+	fact_base_commit(fb, d, &added);
+}
+
 static void borrow_fields(struct fact_base *fb, uint32_t id)
 {
 	uint32_t pci = sym_intern_cstr("pci");
@@ -592,9 +632,11 @@ static void borrow_fields(struct fact_base *fb, uint32_t id)
 				    fact_get(o, sym_intern_cstr(
 							borrows[b].unless))))
 				continue;
-			fact_base_enrich(fb, id,
-					 sym_intern_cstr(borrows[b].hca_field),
-					 fl->v, &fl->prov);
+			if (fact_base_enrich(fb, id,
+					     sym_intern_cstr(borrows[b].hca_field),
+					     fl->v, &fl->prov) == -EEXIST)
+				note_disagreement(fb, id, borrows[b].hca_field,
+						  borrows[b].kind, fl);
 			break;
 		}
 	}

@@ -193,7 +193,8 @@ static bool satisfies(const struct diagnosis *g, const struct ynode *w,
 			   *top = ynode_get(w, "top"),
 			   *layer = ynode_get(w, "layer"),
 			   *sev = ynode_get(w, "severity"),
-			   *msg = ynode_get(w, "message");
+			   *msg = ynode_get(w, "message"),
+			   *lacks = ynode_get(w, "message_lacks");
 
 	if (rank && atoi(rank->str) != g->rank) {
 		sb_printf(why, "at rank %s, but it is at rank %d", rank->str,
@@ -221,6 +222,12 @@ static bool satisfies(const struct diagnosis *g, const struct ynode *w,
 			  msg->str, g->message);
 		return false;
 	}
+	if (lacks && strstr(g->message, lacks->str)) {
+		sb_printf(why,
+			  "with a message without \"%s\", but it says \"%s\"",
+			  lacks->str, g->message);
+		return false;
+	}
 	return true;
 }
 
@@ -233,8 +240,9 @@ static const char *want_id(const struct ynode *w)
 
 static bool check_want(struct tfile *t, const struct ynode *w)
 {
-	static const char *const keys[] = { "id",    "rank",	 "top",
-					    "layer", "severity", "message" };
+	static const char *const keys[] = { "id",	"rank",	    "top",
+					    "layer",	"severity", "message",
+					    "message_lacks" };
 
 	if (ynode_is_scalar(w))
 		return true;

@@ -757,41 +757,201 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	return 0;
 }
 
-/* hca.family from the adapter entries of the knowledge base, by PCI id,
- * else by model. */
+/* The adapter entry of the knowledge base for an hca: by PCI device id,
+ * else by model (what ibstat prints as CA type); 0 when none. */
+static uint32_t adapter_of(const struct fact_base *fb, const struct fact *h)
+{
+	static const char *const keys[][2] = {
+		{ "pci_device_id", "pci_device_id" },
+		{ "model", "model" },
+	};
+	uint32_t adapter = sym_intern_cstr("adapter");
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct value *key =
+			fact_get(h, sym_intern_cstr(keys[i][0]));
+		const uint32_t *hit;
+		size_t k = 0;
+
+		if (!key)
+			continue;
+		hit = fact_base_lookup(fb, adapter,
+				       sym_intern_cstr(keys[i][1]), key, &k);
+		if (k)
+			return hit[0];
+	}
+	return 0;
+}
+
+/* Fields an hca takes from its adapter entry when no source showed them:
+ * knowledge, not host evidence, so they carry no provenance. */
+static const char *const from_adapter[] = { "family", "virtual_function" };
+
+/* Fields an hca takes from another fact of the same adapter, with that
+ * fact's provenance: ethtool -i's netdev (tied by PCI address) and a
+ * firmware query (fw_image, by PCI address).  fw_image's fw_ver is the
+ * flash, which runs unless flint printed a separate running version. */
+static const struct borrow {
+	const char *kind, *hca_field, *field;
+	const char *unless; /* skip when the other fact has this field */
+} borrows[] = {
+	{ "netdev", "fw_ver", "fw_ver", NULL },
+	{ "netdev", "psid", "psid", NULL },
+	{ "fw_image", "fw_ver", "fw_running", NULL },
+	{ "fw_image", "fw_ver", "fw_ver", "fw_running" },
+	{ "fw_image", "psid", "psid", NULL },
+	{ "fw_image", "pci_device_id", "pci_device_id", NULL },
+};
+
+/* Records that fact id's field holds kept while another source (a fact
+ * of kind other_kind, whose field is fl) gives a different value: both
+ * values stay, and rules can judge the disagreement. */
+static void note_disagreement(struct fact_base *fb, uint32_t id,
+			      const char *field, const char *other_kind,
+			      const struct field *fl)
+{
+	const struct fact *h = fact_base_get(fb, id);
+	const struct value *kept = fact_get(h, sym_intern_cstr(field));
+	const char *name = fact_text(h, "name");
+	const char *a = kept ? value_text(kept) : NULL,
+		   *b = value_text(&fl->v);
+	struct fact *d;
+	bool added;
+
+	if (!a || !b || !name || !strcmp(a, b))
+		return;
+	d = fact_base_begin(fb, sym_intern_cstr("disagreement"), fl->prov.src,
+			    fl->prov.line, fl->prov.text,
+			    fl->prov.text ? strlen(fl->prov.text) : 0);
+	fact_put(fb, d, sym_intern_cstr("kind"),
+		 value_cstr(sym_str(h->kind)), 0, NULL, 0);
+	fact_put(fb, d, sym_intern_cstr("entity"), value_cstr(name), 0, NULL,
+		 0);
+	fact_put(fb, d, sym_intern_cstr("field"), value_cstr(field), 0, NULL,
+		 0);
+	fact_put_at(fb, d, sym_intern_cstr("value"), value_cstr(a),
+		    fact_field(h, sym_intern_cstr(field))->prov.src,
+		    fact_field(h, sym_intern_cstr(field))->prov.line,
+		    fact_field(h, sym_intern_cstr(field))->prov.text,
+		    fact_field(h, sym_intern_cstr(field))->prov.text ?
+			    strlen(fact_field(h, sym_intern_cstr(field))
+					   ->prov.text) :
+			    0);
+	fact_put(fb, d, sym_intern_cstr("other"), value_cstr(b), 0, NULL, 0);
+	fact_put(fb, d, sym_intern_cstr("other_kind"),
+		 value_cstr(other_kind), 0, NULL, 0);
+	fact_base_commit(fb, d, &added);
+}
+
+static void borrow_fields(struct fact_base *fb, uint32_t id)
+{
+	uint32_t pci = sym_intern_cstr("pci");
+
+	for (size_t b = 0; b < ARRAY_SIZE(borrows); b++) {
+		const struct fact *h = fact_base_get(fb, id);
+		const struct value *addr = fact_get(h, pci);
+		const uint32_t *ids;
+		size_t n;
+
+		if (!addr)
+			return;
+		ids = fact_base_lookup(fb, sym_intern_cstr(borrows[b].kind),
+				       pci, addr, &n);
+		for (size_t i = 0; i < n; i++) {
+			const struct fact *o = fact_base_get(fb, ids[i]);
+			const struct field *fl =
+				fact_field(o, sym_intern_cstr(borrows[b].field));
+
+			if (!fl || (borrows[b].unless &&
+				    fact_get(o, sym_intern_cstr(
+							borrows[b].unless))))
+				continue;
+			if (fact_base_enrich(fb, id,
+					     sym_intern_cstr(borrows[b].hca_field),
+					     fl->v, &fl->prov) == -EEXIST)
+				note_disagreement(fb, id, borrows[b].hca_field,
+						  borrows[b].kind, fl);
+			break;
+		}
+	}
+}
+
+/* Logical port states that need a physical link: the InfiniBand port
+ * state machine leaves DOWN only once the physical link is up, so a port
+ * in one of these has phys_state LINKUP even when the output was cut
+ * before that line. */
+static const char *const linked_states[] = { "INIT", "ARMED", "ACTIVE" };
+
+/* Fields a port implies when no source showed them: a physical link
+ * from its logical state (cited from the state line), and an Ethernet
+ * link layer on a family without InfiniBand (max_rate_ib_gbps 0 in
+ * kb/adapters.yaml: ConnectX-4 Lx, ConnectX-6 Dx, ...). */
+static void imply_port_fields(struct fact_base *fb, uint32_t id)
+{
+	uint32_t state = sym_intern_cstr("state"),
+		 phys = sym_intern_cstr("phys_state");
+	uint32_t ll = sym_intern_cstr("link_layer"),
+		 name = sym_intern_cstr("name");
+	const struct fact *p = fact_base_get(fb, id);
+	const struct field *st = fact_field(p, state);
+	const struct value *dev = fact_get(p, sym_intern_cstr("hca"));
+
+	for (size_t i = 0; st && i < ARRAY_SIZE(linked_states); i++) {
+		const char *t = value_text(&st->v);
+
+		if (t && !strcmp(t, linked_states[i])) {
+			fact_base_enrich(fb, id, phys, value_cstr("LINKUP"),
+					 &st->prov);
+			break;
+		}
+	}
+	if (dev && !fact_get(p, ll)) {
+		const uint32_t *hcas;
+		size_t n;
+		uint32_t a;
+		const struct value *ib;
+
+		hcas = fact_base_lookup(fb, sym_intern_cstr("hca"), name, dev,
+					&n);
+		a = n ? adapter_of(fb, fact_base_get(fb, hcas[0])) : 0;
+		ib = a ? fact_get(fact_base_get(fb, a),
+				  sym_intern_cstr("max_rate_ib_gbps")) :
+			 NULL;
+		if (ib && ((ib->type == VALUE_NUMBER && ib->n == 0) ||
+			   (ib->type == VALUE_INT && ib->i == 0)))
+			fact_base_enrich(fb, id, ll, value_cstr("Ethernet"),
+					 NULL);
+	}
+}
+
+/* Completes each hca from the knowledge base (family, virtual function,
+ * by PCI id or model) and from other sources' facts of the same adapter
+ * (firmware and PSID from ethtool -i or a firmware query), then each
+ * port with the fields its evidence implies, through fact_base_enrich: a
+ * field a source already set is never replaced. */
 void collect_enrich(struct fact_base *fb)
 {
-	uint32_t hca = sym_intern_cstr("hca"),
-		 adapter = sym_intern_cstr("adapter");
-	uint32_t model = sym_intern_cstr("model"),
-		 family = sym_intern_cstr("family");
-	uint32_t devid = sym_intern_cstr("pci_device_id");
+	uint32_t hca = sym_intern_cstr("hca");
 	size_t n;
 	const uint32_t *ids = fact_base_of_kind(fb, hca, &n);
 
 	for (size_t i = 0; i < n; i++) {
-		struct fact *h = (struct fact *)fact_base_get(fb, ids[i]);
-		const struct value *key = fact_get(h, devid);
-		const uint32_t *hit;
-		size_t k = 0;
+		uint32_t id = ids[i], a;
 
-		if (fact_get(h, family))
-			continue;
-		hit = key ? fact_base_lookup(fb, adapter, devid, key, &k) :
-			    NULL;
-		if (!k && (key = fact_get(h, model)))
-			hit = fact_base_lookup(fb, adapter, model, key, &k);
-		if (k) {
-			const struct fact *a = fact_base_get(fb, hit[0]);
-			const struct field *fam = fact_field(a, family);
+		borrow_fields(fb, id);
+		a = adapter_of(fb, fact_base_get(fb, id));
+		for (size_t k = 0; a && k < ARRAY_SIZE(from_adapter); k++) {
+			const struct field *fl =
+				fact_field(fact_base_get(fb, a),
+					   sym_intern_cstr(from_adapter[k]));
 
-			/* No provenance: the family is knowledge, not host
-			 * evidence. */
-			if (fam)
-				fact_put_at(fb, h, family, fam->v, 0, 0, NULL,
-					    0);
+			if (fl)
+				fact_base_enrich(fb, id, fl->name, fl->v, NULL);
 		}
 	}
+	ids = fact_base_of_kind(fb, sym_intern_cstr("port"), &n);
+	for (size_t i = 0; i < n; i++)
+		imply_port_fields(fb, ids[i]);
 }
 
 void collect_finish(struct collect_run *run)

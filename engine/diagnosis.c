@@ -398,13 +398,19 @@ static struct link *find_links(const struct diagnosis_list *l,
 }
 
 /* Raises each cause's score just above the symptoms it explains, so that
- * sorting puts causes first; bounded passes end cycles.  Two diagnoses
- * that explain each other raise neither. */
+ * sorting puts causes first, and its severity to the worst of theirs (a
+ * cause is at least as grave as what it explains); bounded passes end
+ * cycles.  Two diagnoses that explain each other raise neither. */
 static void order_causes(struct diagnosis_list *l, const struct engine *e)
 {
 	size_t n;
 	struct link *links = find_links(l, e, &n);
+	/* Each diagnosis's own score, so that two causes raised above one
+	 * symptom keep their own order. */
+	double *own = xcalloc(l->n ? l->n : 1, sizeof(*own));
 
+	for (size_t i = 0; i < l->n; i++)
+		own[i] = l->items[i]->score;
 	for (size_t pass = 0; n && pass < l->n; pass++) {
 		bool changed = false;
 
@@ -412,15 +418,22 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 			struct diagnosis *c = l->items[links[k].cause];
 			struct diagnosis *s = l->items[links[k].symptom];
 
-			if (c->score <= s->score &&
-			    !rule_explains(s, c->id, e)) {
-				c->score = s->score + 1e-6;
+			if (rule_explains(s, c->id, e))
+				continue;
+			if (c->severity < s->severity) {
+				c->severity = s->severity;
+				changed = true;
+			}
+			if (c->score <= s->score) {
+				c->score = s->score +
+					   1e-6 * (1 + own[links[k].cause]);
 				changed = true;
 			}
 		}
 		if (!changed)
 			break;
 	}
+	free(own);
 	free(links);
 	if (l->n)
 		qsort(l->items, l->n, sizeof(*l->items), cmp_rank);
@@ -435,6 +448,127 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 	for (size_t i = 0; i < l->n; i++)
 		l->items[i]->rank = (int)i + 1;
 	free(links);
+}
+
+static bool is_fallback(const struct rule *r)
+{
+	for (size_t i = 0; i < r->ntags; i++)
+		if (!strcmp(r->tags[i], "fallback"))
+			return true;
+	return false;
+}
+
+/* Whether fact id is host evidence (collected, not knowledge or
+ * derived). */
+static bool host_evidence(const struct fact_base *fb, uint32_t id)
+{
+	const struct fact *f = fact_base_get(fb, id);
+	const struct vocab_kind *k = f ? vocab_kind(f->kind) : NULL;
+
+	return k && !f->firing && !strcmp(k->source, "collected");
+}
+
+/* Which diagnoses that are not fallbacks matched a fact: how many, and
+ * the first two of them (list positions). */
+struct citers {
+	uint32_t n;
+	uint32_t at[2];
+	uint32_t last; /* list position + 1 of the latest citer */
+};
+
+static struct citers *cited_facts(const struct engine *e,
+				  const struct fact_base *fb,
+				  const struct diagnosis_list *l)
+{
+	size_t n = fact_base_count(fb);
+	struct citers *cited = xcalloc(n + 1, sizeof(*cited));
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct diagnosis *dg = l->items[i];
+
+		if (is_fallback(dg->rule))
+			continue;
+		for (size_t f = 0; f < dg->nfirings; f++) {
+			const struct firing *fi =
+				engine_firing(e, dg->firings[f]);
+
+			for (size_t p = 0; p < fi->rule->npatterns; p++) {
+				uint32_t id = fi->facts[p];
+				struct citers *c = &cited[id];
+
+				if (!id || id > n || c->last == i + 1)
+					continue;
+				if (c->n < 2)
+					c->at[c->n] = (uint32_t)i;
+				c->n++;
+				c->last = (uint32_t)i + 1;
+			}
+		}
+	}
+	return cited;
+}
+
+/* Whether a diagnosis other than the symptoms fallback dg explains
+ * matched the fact. */
+static bool covered_by_other(const struct engine *e,
+			     const struct diagnosis_list *l,
+			     const struct diagnosis *dg,
+			     const struct citers *c)
+{
+	if (c->n > 2)
+		return true;
+	for (uint32_t k = 0; k < c->n; k++)
+		if (!rule_explains(dg, l->items[c->at[k]]->id, e))
+			return true;
+	return false;
+}
+
+/* A fallback diagnosis (a rule tagged 'fallback': a tool error or a
+ * kernel line that no specific rule knows) stands only for evidence no
+ * other diagnosis explains: it is dropped when every one of its firings
+ * matched a host fact that another diagnosis (not one of the symptoms it
+ * explains) matched too. */
+static void drop_explained_fallbacks(const struct engine *e,
+				     const struct fact_base *fb,
+				     struct diagnosis_list *l)
+{
+	size_t n = fact_base_count(fb);
+	struct citers *cited = NULL;
+	bool *drop = xcalloc(l->n ? l->n : 1, sizeof(*drop));
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		struct diagnosis *dg = l->items[i];
+		bool covered = is_fallback(dg->rule);
+
+		if (covered && !cited)
+			cited = cited_facts(e, fb, l);
+		for (size_t f = 0; covered && f < dg->nfirings; f++) {
+			const struct firing *fi =
+				engine_firing(e, dg->firings[f]);
+			bool shared = false;
+
+			for (size_t p = 0; !shared && p < fi->rule->npatterns;
+			     p++) {
+				uint32_t id = fi->facts[p];
+
+				shared = id && id <= n && cited[id].n &&
+					 host_evidence(fb, id) &&
+					 covered_by_other(e, l, dg, &cited[id]);
+			}
+			covered = shared;
+		}
+		drop[i] = covered;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if (drop[i])
+			free_diagnosis(l->items[i]);
+		else
+			l->items[kept++] = l->items[i];
+	}
+	l->n = kept;
+	free(drop);
+	free(cited);
 }
 
 struct diagnosis_list *diagnosis_collect(const struct engine *e,
@@ -465,6 +599,7 @@ struct diagnosis_list *diagnosis_collect(const struct engine *e,
 	free(g.best_cf);
 	free(g.evcap);
 	free(g.slots);
+	drop_explained_fallbacks(e, fb, g.l);
 	order_causes(g.l, e);
 	return g.l;
 }

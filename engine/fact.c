@@ -369,6 +369,30 @@ int fact_put_at(struct fact_base *fb, struct fact *f, uint32_t name,
 	return 0;
 }
 
+int fact_base_enrich(struct fact_base *fb, uint32_t id, uint32_t name,
+		     struct value v, const struct prov *prov)
+{
+	struct fact *f = id && id <= fb->n ? fb->facts[id - 1] : NULL;
+	const struct vocab_kind *k;
+	const struct vocab_field *vf;
+	struct value typed = v;
+	struct prov p = { 0, 0, NULL };
+
+	if (!f)
+		return -ENOENT;
+	if (fact_field(f, name))
+		return -EEXIST;
+	k = vocab_kind(f->kind);
+	vf = k ? vocab_field(k, name) : NULL;
+	if (vf && value_coerce(&v, vf->type, vf->vkind, &typed))
+		return -EINVAL;
+	if (prov)
+		p = make_prov(fb, prov->src, prov->line, prov->text,
+			      prov->text ? strlen(prov->text) : 0);
+	add_field(fb, f, name, typed, p);
+	return 0;
+}
+
 /* The fact with the same kind and key fields as f, or NULL. */
 static struct fact *find_keyed(struct fact_base *fb, const struct fact *f)
 {

@@ -70,6 +70,15 @@ int fact_put_at(struct fact_base *fb, struct fact *f, uint32_t name,
  * new fact joined the base. */
 struct fact *fact_base_commit(struct fact_base *fb, struct fact *f,
 			      bool *added);
+/* Adds a field to a fact already in the base (a knowledge-base
+ * enrichment, or a value another source supplies), with its own
+ * provenance, and indexes it.  The fact's other fields are not touched.
+ * Returns 0 when the field was added, -EEXIST when the fact already has
+ * it (nothing changes: the caller decides whether two values disagree),
+ * -ENOENT for an unknown id, or -EINVAL when the value cannot take the
+ * field's vocabulary type. */
+int fact_base_enrich(struct fact_base *fb, uint32_t id, uint32_t name,
+		     struct value v, const struct prov *prov);
 /* Drops a fact that was begun but not committed. */
 void fact_base_abandon(struct fact_base *fb, struct fact *f);
 

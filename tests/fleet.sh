@@ -206,7 +206,7 @@ check "a small mixed batch" "2 6 5 1 3" \
 out=$("$BIN" check --nhc --root "$HEALTHY" 2>&1)
 check "nhc, healthy host" "0 " "$? $out"
 out=$("$BIN" check --nhc --root "$FAULTY" 2> /dev/null)
-check "nhc, faulty host" "1 ERROR:  nhc:  Health check failed:  rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but mlx5_ib 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" \
+check "nhc, faulty host" "1 ERROR:  nhc:  Health check failed:  rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but MLNX_OFED 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" \
 	"$? $out"
 out=$("$BIN" check --nhc --root "$T/missing-bundle" 2> /dev/null)
 check "nhc, a host that cannot be checked" "2 ERROR:  nhc:  Health check failed:  rdmadoctor:  cannot check this host: $T/missing-bundle: cannot read: No such file or directory" \
@@ -222,7 +222,7 @@ if command -v bash > /dev/null 2>&1; then
 		check_rdmadoctor --root "$1" && echo passed
 		check_rdmadoctor --root "$2"' _ "$HEALTHY" "$FAULTY")
 	check "the NHC check" "passed
-die 1: rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but mlx5_ib 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" "$out"
+die 1: rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but MLNX_OFED 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" "$out"
 fi
 
 echo "fleet: $pass passed, $fail failed"

@@ -84,7 +84,7 @@ grep -q '"bw-test-in-container-or-vm"' "$T/e.json" && bad "bare metal blamed on 
 expect measured-in-vm 1 'ib_write_bw averaged 40.* measured in a vm' -- \
 	"$BIN" analyze $EX/sosreport-cx5-node07-2024-03-18-kqzwpvb $EX/ib_write_bw.txt --answer environment=vm
 # a driver release the knowledge base has no firmware minimum for
-"$BIN" facts --json --root $HEALTHY | sed 's/5\.7-1\.0\.2/5.9-0.5.6/g' > "$T/newdrv.json"
+"$BIN" facts --json --root $HEALTHY | sed 's/5\.7-1\.0\.2/5.6-2.0.9/g' > "$T/newdrv.json"
 expect unknown-pair 1 'rdmadoctor knows no firmware minimum for this driver' -- \
 	"$BIN" analyze "$T/newdrv.json" --answer recent_change=driver
 expect unknown-pair-no-change 0 'No diagnosis' -- \

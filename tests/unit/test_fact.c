@@ -90,6 +90,41 @@ static void test_keys_merge(void **state)
 	fact_base_free(fb);
 }
 
+/* Enrichment adds a field to a committed fact, indexed and with its own
+ * provenance, and never replaces a value a source set. */
+static void test_enrich(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	const struct fact *h;
+	struct prov p = { 0, 2, "firmware-version: 16.26.1040 (MT_0000000008)" };
+	struct value v;
+	size_t n;
+
+	(void)state;
+	p.src = fact_base_source(fb, "ethtool_-i_ib0");
+	h = add_fact(fb, "hca", "name=mlx5_0", "psid=MT_0000000008", NULL);
+	assert_int_equal(fact_base_enrich(fb, h->id, S("fw_ver"),
+					  value_cstr("16.26.1040"), &p),
+			 0);
+	assert_string_equal(fact_text(h, "fw_ver"), "16.26.1040");
+	assert_int_equal(fact_field(h, S("fw_ver"))->prov.line, 2);
+	assert_string_equal(fact_field(h, S("fw_ver"))->prov.text, p.text);
+	v = value_version("16.26.1040", 10, VERSION_FW);
+	fact_base_lookup(fb, S("hca"), S("fw_ver"), &v, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(fact_base_enrich(fb, h->id, S("psid"),
+					  value_cstr("DEL0000000027"), NULL),
+			 -EEXIST);
+	assert_string_equal(fact_text(h, "psid"), "MT_0000000008");
+	assert_int_equal(fact_base_enrich(fb, h->id, S("ports"),
+					  value_cstr("two"), NULL),
+			 -EINVAL);
+	assert_int_equal(fact_base_enrich(fb, 999, S("ports"), value_int(1),
+					  NULL),
+			 -ENOENT);
+	fact_base_free(fb);
+}
+
 static void test_index(void **state)
 {
 	struct fact_base *fb = fact_base_new();
@@ -173,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_vocabulary_bounds),
 		cmocka_unit_test(test_bad_value_is_dropped),
 		cmocka_unit_test(test_keys_merge),
+		cmocka_unit_test(test_enrich),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_derived_dedup),
 		cmocka_unit_test(test_provenance),

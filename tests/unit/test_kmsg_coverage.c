@@ -394,14 +394,14 @@ static int scope(const struct fact *sig)
  * fallback; *found: one of them is above benign, or is a specific
  * signature (which may call the line benign). */
 static void scan(struct coverage *c, const char *line, bool *matched,
-		 bool *found, struct strbuf *ids)
+		 bool *found, bool *alarm, struct strbuf *ids)
 {
 	struct logscan_hit hits[HITS_MAX];
 	const char *msg = strstr(line, "] ") + 2;
 	size_t limit = 0, n;
 	int best = 3;
 
-	*matched = *found = false;
+	*matched = *found = *alarm = false;
 	if (!logscan_relevant(c->ls, msg, strlen(msg)))
 		return;
 	n = logscan_match(c->ls, msg, strlen(msg), hits, HITS_MAX, &limit);
@@ -424,6 +424,7 @@ static void scan(struct coverage *c, const char *line, bool *matched,
 		/* A benign line that a specific signature knows is known,
 		 * not silent: its source says it is normal. */
 		sev = fact_text(sig, "severity");
+		*alarm |= sev && strcmp(sev, "benign");
 		if ((sev && strcmp(sev, "benign")) || !scope(sig))
 			*found = true;
 		if (scope(sig) < 3 && nonempty(sig, "meaning") &&
@@ -507,7 +508,7 @@ static void load_group(struct coverage *c, const char *path,
 		char *f[8] = { NULL };
 		size_t nf, len = strlen(buf);
 		struct tally *t;
-		bool matched, found;
+		bool matched, found, alarm;
 
 		lineno++;
 		if (len && buf[len - 1] == '\n')
@@ -527,7 +528,7 @@ static void load_group(struct coverage *c, const char *path,
 				 path, lineno);
 		render_row(c, &line, g, f, nf);
 		sb_reset(&ids);
-		scan(c, sb_str(&line), &matched, &found, &ids);
+		scan(c, sb_str(&line), &matched, &found, &alarm, &ids);
 		if (getenv("KMSG_HITS"))
 			sb_printf(&c->misses, "hits%s: %s\n", sb_str(&ids),
 				  sb_str(&line));
@@ -575,7 +576,8 @@ static void load_all(struct coverage *c)
 	while ((de = readdir(dir)) && n < ARRAY_SIZE(names)) {
 		size_t len = strlen(de->d_name);
 
-		if (len > 4 && !strcmp(de->d_name + len - 4, ".tsv"))
+		if (len > 4 && !strcmp(de->d_name + len - 4, ".tsv") &&
+		    strcmp(de->d_name, "real.tsv"))
 			names[n++] = xstrdup(de->d_name);
 	}
 	closedir(dir);
@@ -728,6 +730,61 @@ static void test_driver_strings_are_covered(void **state)
 	coverage_release(&c);
 }
 
+/* Real lines from public threads (tests/kmsg/real.tsv: source URL, the
+ * signature expected, the line as posted): each gives that signature among
+ * the hits of its most specific scope.  A line with the signature '-' is a
+ * healthy one that must give no finding above benign. */
+static void test_real_lines(void **state)
+{
+	FILE *fp = fopen(KMSG_DIR "/real.tsv", "r");
+	struct strbuf problems = STRBUF_INIT, ids = STRBUF_INIT;
+	struct coverage c;
+	char buf[LINE_MAX_LEN];
+	unsigned lineno = 0, checked = 0;
+
+	(void)state;
+	assert_non_null(fp);
+	coverage_init(&c);
+	while (fgets(buf, sizeof(buf), fp)) {
+		char *f[4] = { NULL };
+		size_t len = strlen(buf);
+		struct strbuf line = STRBUF_INIT;
+		bool matched, found, alarm;
+		char want[96];
+
+		lineno++;
+		if (len && buf[len - 1] == '\n')
+			buf[--len] = '\0';
+		if (lineno == 1 || !len || buf[0] == '#')
+			continue;
+		if (fields(buf, f, 3) != 3 || strncmp(f[0], "http", 4))
+			fail_msg("%s/real.tsv:%u: source URL, signature and line "
+				 "expected",
+				 KMSG_DIR, lineno);
+		/* The scanner reads the message after the dmesg time. */
+		sb_printf(&line, "[    0.000000] %s",
+			  f[2][0] == '[' ? strstr(f[2], "] ") + 2 : f[2]);
+		sb_reset(&ids);
+		scan(&c, sb_str(&line), &matched, &found, &alarm, &ids);
+		sb_putc(&ids, ' ');
+		snprintf(want, sizeof(want), " %s ", f[1]);
+		if (!strcmp(f[1], "-") ? alarm : !strstr(sb_str(&ids), want))
+			sb_printf(&problems, "real.tsv:%u: want %s, got%s: %s\n",
+				  lineno, f[1], sb_str(&ids), f[2]);
+		checked++;
+		sb_release(&line);
+	}
+	fclose(fp);
+	assert_true(checked >= 10);
+	if (problems.len) {
+		fprintf(stderr, "%s", sb_str(&problems));
+		fail_msg("real lines not diagnosed as listed");
+	}
+	sb_release(&problems);
+	sb_release(&ids);
+	coverage_release(&c);
+}
+
 /* The check can fail: a made-up error string of an RDMA group that no
  * signature knows is counted as silent and unmatched. */
 static void test_an_unknown_error_is_silent(void **state)
@@ -737,14 +794,14 @@ static void test_an_unknown_error_is_silent(void **state)
 	char row[] = "x.c\t6.8\terr\tdev_info\tf\tqqq zzz %d\t";
 	char *f[8];
 	size_t nf = fields(row, f, ARRAY_SIZE(f));
-	bool matched, found;
+	bool matched, found, alarm;
 
 	(void)state;
 	coverage_init(&c);
 	render_row(&c, &line, group_named("mlx5_core"), f, nf);
 	assert_non_null(strstr(sb_str(&line), "] mlx5_core 0000:3b:00.0: "
 					      "qqq zzz 12"));
-	scan(&c, sb_str(&line), &matched, &found, NULL);
+	scan(&c, sb_str(&line), &matched, &found, &alarm, NULL);
 	assert_false(matched);
 	assert_false(found);
 	sb_release(&line);
@@ -778,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_rendering),
 		cmocka_unit_test(test_an_unknown_error_is_silent),
 		cmocka_unit_test(test_driver_strings_are_covered),
+		cmocka_unit_test(test_real_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "cli/answers.h"
 #include "cli/commands.h"
 #include "cli/report.h"
+#include "cli/savefile.h"
 #include "collectors/sources/snapshot.h"
 #include "engine/json.h"
 #include "engine/symbol.h"
@@ -44,9 +46,22 @@ static void print_collectors(FILE *out, const struct fact_base *fb)
 	}
 }
 
+struct snapshot_out {
+	struct snapshot *snap;
+	const char *hostname;
+};
+
+static int fill_snapshot(int fd, void *ctx, char *err, size_t errsize)
+{
+	struct snapshot_out *so = ctx;
+
+	return snapshot_write(so->snap, fd, so->hostname, err, errsize);
+}
+
 int cmd_collect(struct options *o)
 {
-	struct analysis_opts ao = { 0 };
+	struct analysis_opts ao;
+	struct answers as = { 0 };
 	struct snapshot *snap;
 	struct diag *d;
 	struct analysis *a = NULL;
@@ -60,23 +75,21 @@ int cmd_collect(struct options *o)
 	}
 	d = diag_new();
 	snap = snapshot_new();
-	ao.root = o->root;
-	ao.live = !o->root;
-	ao.timeout_ms = o->timeout_ms;
-	ao.perftest = o->perftest;
-	ao.rule_dirs = o->rules;
-	ao.nrule_dirs = o->nrules;
-	ao.progress =
-		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
+	rc = options_analysis(o, &ao, &as, d) ? EXIT_USAGE : 0;
 	ao.no_engine = true;
 	ao.record = snap;
-	rc = analysis_run(&ao, d, &a);
+	if (!rc)
+		rc = analysis_run(&ao, d, &a);
 	if (!a) {
 		diag_print(d, stderr, "rdmadoctor");
 		goto out;
 	}
 	path = o->output ? xstrdup(o->output) : default_name(a->hostname);
-	rc = snapshot_write(snap, path, a->hostname, d) ? EXIT_USAGE : 0;
+	/* The snapshot holds the host's logs: private, whatever the umask. */
+	rc = savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_snapshot,
+			     &(struct snapshot_out){ snap, a->hostname }, d) ?
+		     EXIT_USAGE :
+		     0;
 	diag_print(d, stderr, "rdmadoctor");
 	if (o->json) {
 		struct json *j = json_new_object();
@@ -97,6 +110,7 @@ int cmd_collect(struct options *o)
 	free(path);
 	analysis_free(a);
 out:
+	answers_release(&as);
 	snapshot_free(snap);
 	diag_free(d);
 	return rc;

@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "cli/term.h"
+#include "collectors/sources/run.h"
 #include "engine/xalloc.h"
 
 /* Window assumed when the terminal does not say, and the smallest one the
@@ -68,6 +69,7 @@ static void put_raw(int fd, const char *s)
  * does what it would have done. */
 static void on_signal(int sig)
 {
+	run_kill_all(); /* no tool outlives the interrupt */
 	if (sig_fd >= 0) {
 		if (sig_progress)
 			put_raw(sig_fd, "\r\033[K");
@@ -94,7 +96,7 @@ static void window_size(struct tty *t)
 	t->height = rows < MIN_ROWS ? MIN_ROWS : rows;
 }
 
-struct tty *tty_open(FILE *in, FILE *out, bool no_color)
+struct tty *tty_open(FILE *in, FILE *out)
 {
 	struct tty *t = xcalloc(1, sizeof(*t));
 	struct sigaction sa;
@@ -105,7 +107,6 @@ struct tty *tty_open(FILE *in, FILE *out, bool no_color)
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->wake, NULL);
 	window_size(t);
-	term_init(out, no_color);
 	sig_color = term_color_on();
 	sig_progress = 0;
 	sig_fd = t->fd;

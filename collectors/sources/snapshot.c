@@ -2,7 +2,6 @@
 #include "collectors/sources/snapshot.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +10,6 @@
 
 #include "collectors/sources/archive.h"
 #include "collectors/sources/catalog.h"
-#include "collectors/sources/source_tree.h"
 #include "engine/json.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
@@ -118,32 +116,6 @@ void snapshot_note_file(struct snapshot *snap, const char *rel,
 	e->len = len;
 }
 
-void snapshot_note_list(struct snapshot *snap, struct source *s,
-			const char *rel, const struct names *entries)
-{
-	snapshot_note_dir(snap, rel);
-	for (size_t i = 0; i < entries->n; i++) {
-		char *child = *rel ? xasprintf("%s/%s", rel, entries->v[i]) :
-				     xstrdup(entries->v[i]);
-		char target[4096];
-		enum node_type type;
-
-		if (!s->ops->lstat(s, child, &type)) {
-			if (type == NODE_DIR)
-				snapshot_note_dir(snap, child);
-			/* A device node (/dev/infiniband/uverbs0) is never
-			 * read, only listed: an empty file stands for it. */
-			else if (type == NODE_OTHER)
-				snapshot_note_file(snap, child, "", 0);
-			else if (type == NODE_LINK &&
-				 !s->ops->readlink(s, child, target,
-						   sizeof(target)))
-				snapshot_note_link(snap, child, target);
-		}
-		free(child);
-	}
-}
-
 void snapshot_add(struct snapshot *snap, const char *name, const char *data,
 		  size_t len)
 {
@@ -220,14 +192,13 @@ static int cmp_entries(const void *a, const void *b)
 		      ((const struct archive_out *)b)->path);
 }
 
-int snapshot_write(struct snapshot *snap, const char *path,
-		   const char *hostname, struct diag *d)
+int snapshot_write(struct snapshot *snap, int fd, const char *hostname,
+		   char *err, size_t errsize)
 {
-	char stamp[32], err[256], *top, *tmp, *man = manifest(snap);
+	char stamp[32], *top, *man = manifest(snap);
 	char *version = xasprintf("rdmadoctor snapshot %s\n", RD_VERSION);
 	struct archive_out *out = xcalloc(snap->n + 4, sizeof(*out));
 	time_t now = time(NULL);
-	sigset_t block, old;
 	size_t n = 0;
 	int rc;
 
@@ -258,30 +229,10 @@ int snapshot_write(struct snapshot *snap, const char *path,
 	}
 	if (n)
 		qsort(out, n, sizeof(*out), cmp_entries);
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	/* Ctrl-C while writing must not leave a half-written file: the
-	 * signals wait until the file is complete or removed. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	rc = archive_write_tgz(tmp, out, n, err, sizeof(err));
-	if (!rc && rename(tmp, path)) {
-		snprintf(err, sizeof(err), "cannot rename into place: %s",
-			 strerror(errno));
-		rc = -errno;
-	}
-	if (rc)
-		unlink(tmp);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (rc)
-		diag_at(d, DIAG_ERROR, path, 0, 0, NULL, "cannot write: %s",
-			err);
+	rc = archive_write_tgz(fd, out, n, err, errsize);
 	for (size_t i = 0; i < n; i++)
 		free((char *)out[i].path);
 	free(out);
-	free(tmp);
 	free(top);
 	free(man);
 	free(version);

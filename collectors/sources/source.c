@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collectors/sources/archive.h"
 #include "collectors/sources/run.h"
 #include "collectors/sources/snapshot.h"
 #include "collectors/sources/source_tree.h"
+#include "engine/jscan.h"
 #include "engine/json.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
@@ -166,8 +168,6 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 			sb_putc(&done, '/');
 		sb_puts(&done, comp);
 		err = s->ops->lstat(s, sb_str(&done), &type);
-		if (!err && type == NODE_DIR && s->rec)
-			snapshot_note_dir(s->rec, sb_str(&done));
 		if (err) {
 			/* Keep what is left, so that a dangling link still
 			 * names its target. */
@@ -187,9 +187,6 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 
 			err = s->ops->readlink(s, sb_str(&done), target,
 					       sizeof(target));
-			if (!err && s->rec)
-				snapshot_note_link(s->rec, sb_str(&done),
-						   target);
 			if (!err && ++hops > SOURCE_MAX_LINKS)
 				err = -ELOOP;
 			if (err)
@@ -322,8 +319,6 @@ static int tree_read(struct source *s, const char *path, size_t max,
 	where = s->kind == SOURCE_LIVE ? xasprintf("/%s", rel) : xstrdup(rel);
 	err = s->ops->read(s, rel, where, max_of(s, max), out);
 	free(where);
-	if (!err && s->rec)
-		snapshot_note_file(s->rec, rel, out->data, out->len);
 	if (!err && ends_with(rel, ".tailed")) {
 		out->status = FETCH_TRUNCATED;
 		free(out->detail);
@@ -364,8 +359,6 @@ int source_list(struct source *s, const char *dir, struct names *out)
 	err = resolve(s, dir, true, &rel);
 	if (!err)
 		err = s->ops->list(s, rel, out);
-	if (!err && s->rec)
-		snapshot_note_list(s->rec, s, rel, out);
 	free(rel);
 	names_sort(out);
 	return err;
@@ -714,50 +707,134 @@ static void manifest_add(struct source *s, const char *exec, const char *file,
 	s->nmanifest++;
 }
 
+static const char *next_key(struct jscan *j)
+{
+	size_t len;
+
+	return jscan_key(j, &len);
+}
+
+/* The next string ("" when it is not one: the reader has failed). */
+static const char *next_string(struct jscan *j)
+{
+	size_t len;
+	const char *str = jscan_string(j, &len);
+
+	return str ? str : "";
+}
+
+/* Enters the member key of the object that comes next, reading past the
+ * others; false when it is not there. */
+static bool scan_to(struct jscan *j, const char *key)
+{
+	const char *k;
+
+	if (jscan_peek(j) != JSCAN_OBJECT || jscan_object(j))
+		return false;
+	while ((k = next_key(j))) {
+		if (!strcmp(k, key))
+			return true;
+		if (jscan_skip(j))
+			return false;
+	}
+	return false;
+}
+
+/* One commands[] item: {exec, filepath, return_code, rdmadoctor_status}. */
+static void scan_command(struct source *s, struct jscan *j)
+{
+	char *exec = NULL, *file = NULL;
+	int64_t rc = 0;
+	bool timeout = false;
+	const char *k;
+
+	if (jscan_peek(j) != JSCAN_OBJECT) {
+		jscan_skip(j);
+		return;
+	}
+	jscan_object(j);
+	while ((k = next_key(j))) {
+		enum jscan_type t = jscan_peek(j);
+		bool is_int;
+		double dbl;
+
+		if (!strcmp(k, "exec") && t == JSCAN_STRING) {
+			free(exec);
+			exec = xstrdup(next_string(j));
+		} else if (!strcmp(k, "filepath") && t == JSCAN_STRING) {
+			free(file);
+			file = xstrdup(next_string(j));
+		} else if (!strcmp(k, "return_code") && t == JSCAN_NUMBER) {
+			jscan_number(j, &is_int, &rc, &dbl);
+			if (!is_int)
+				rc = (int64_t)dbl;
+		} else if (!strcmp(k, "rdmadoctor_status") &&
+			   t == JSCAN_STRING) {
+			timeout = !strcmp(next_string(j), "timeout");
+		} else if (jscan_skip(j)) {
+			break;
+		}
+	}
+	if (exec && file)
+		manifest_add(s, exec, file,
+			     rc < INT32_MIN || rc > INT32_MAX ? -1 : (int)rc,
+			     timeout);
+	free(exec);
+	free(file);
+}
+
+/* One plugin: its commands[], the rest read past. */
+static void scan_plugin(struct source *s, struct jscan *j)
+{
+	const char *k;
+
+	if (jscan_peek(j) != JSCAN_OBJECT) {
+		jscan_skip(j);
+		return;
+	}
+	jscan_object(j);
+	while ((k = next_key(j))) {
+		if (!strcmp(k, "commands") && jscan_peek(j) == JSCAN_ARRAY) {
+			jscan_array(j);
+			while (jscan_item(j))
+				scan_command(s, j);
+		} else if (jscan_skip(j)) {
+			return;
+		}
+	}
+}
+
 /* sos 4.x: components.report.plugins.<name>.commands[].{exec, filepath,
- * return_code}. */
+ * return_code}, read as a stream (engine/jscan): what is not a command is
+ * read past, never built into a tree, so memory follows the commands
+ * kept and not the document's size or shape. */
 static void load_manifest(struct source *s, struct diag *d)
 {
-	const struct json *plugins, *root;
+	struct jscan j;
 	struct fetch f;
-	char err[160];
 
 	if (tree_read(s, "sos_reports/manifest.json", SOURCE_MAX_MANIFEST,
 		      &f)) {
 		fetch_release(&f);
 		return;
 	}
-	root = json_parse(f.data, f.len, err, sizeof(err));
-	if (!root) {
+	jscan_init(&j, f.data, f.len);
+	if (jscan_peek(&j) != JSCAN_OBJECT) {
 		diag_at(d, DIAG_WARNING, f.where, 0, 0, NULL,
-			"cannot parse sos manifest (%s); finding outputs by file name",
-			err);
-		fetch_release(&f);
-		return;
+			"cannot parse sos manifest (not a JSON object); finding outputs by file name");
+		goto out;
 	}
-	plugins = json_get(json_get(json_get(root, "components"), "report"),
-			   "plugins");
-	for (size_t i = 0; i < json_len(plugins); i++) {
-		const struct json *plugin, *cmds;
-
-		if (!json_key_at(plugins, i, &plugin))
-			continue;
-		cmds = json_get(plugin, "commands");
-		for (size_t k = 0; k < json_len(cmds); k++) {
-			const struct json *c = json_at(cmds, k);
-			const char *exec = json_text(json_get(c, "exec"));
-			const char *file = json_text(json_get(c, "filepath"));
-			const struct json *rc = json_get(c, "return_code");
-			const char *st =
-				json_text(json_get(c, "rdmadoctor_status"));
-
-			if (exec && file)
-				manifest_add(s, exec, file,
-					     rc ? (int)json_as_int(rc) : 0,
-					     st && !strcmp(st, "timeout"));
-		}
-	}
-	json_free((struct json *)root);
+	if (scan_to(&j, "components") && scan_to(&j, "report") &&
+	    scan_to(&j, "plugins") && jscan_peek(&j) == JSCAN_OBJECT &&
+	    !jscan_object(&j))
+		while (!jscan_failed(&j) && next_key(&j))
+			scan_plugin(s, &j);
+	if (jscan_failed(&j))
+		diag_at(d, DIAG_WARNING, f.where, 0, 0, NULL,
+			"cannot parse sos manifest (not JSON, or nested too deep, at byte %zu); finding outputs by file name",
+			jscan_offset(&j, f.data));
+out:
+	jscan_release(&j);
 	fetch_release(&f);
 }
 
@@ -846,9 +923,47 @@ struct source *source_dir_new(const char *dir, bool root_only,
 	return s;
 }
 
+int source_path_what(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return source_dir_is_bundle(path) ? SOURCE_PATH_BUNDLE_DIR :
+						    SOURCE_PATH_OTHER_DIR;
+	if (!S_ISREG(st.st_mode))
+		return SOURCE_PATH_SPECIAL;
+	return archive_looks_like(path) ? SOURCE_PATH_ARCHIVE :
+					  SOURCE_PATH_FILE;
+}
+
+struct source *source_open(const char *path, const struct source_opts *o,
+			   struct diag *d, int *err)
+{
+	struct source *s = NULL;
+	bool notar = false;
+
+	*err = 0;
+	switch (source_path_what(path)) {
+	case SOURCE_PATH_BUNDLE_DIR:
+	case SOURCE_PATH_OTHER_DIR:
+		s = source_dir_new(path, false, o, d);
+		break;
+	case SOURCE_PATH_ARCHIVE:
+		s = source_archive_new(path, &notar, o, d);
+		break;
+	default:
+		return NULL;
+	}
+	if (!s && !notar)
+		*err = -EINVAL;
+	return s;
+}
+
 void source_record(struct source *s, struct snapshot *rec)
 {
-	s->rec = rec;
+	source_tree_record(s, rec);
 }
 
 struct snapshot *source_recorder(const struct source *s)

@@ -694,7 +694,7 @@ static void coverage_init(struct coverage *c)
 		diag_print(d, stderr, "test");
 		fail_msg("kb/ does not load");
 	}
-	c->ls = logscan_get(c->kb, d);
+	c->ls = logscan_new(c->kb, d);
 	if (diag_count(d)) {
 		diag_print(d, stderr, "test");
 		fail_msg("a kb signature does not compile");
@@ -706,7 +706,7 @@ static void coverage_release(struct coverage *c)
 {
 	free(c->rows);
 	sb_release(&c->misses);
-	logscan_release();
+	logscan_free(c->ls);
 	fact_base_free(c->kb);
 }
 

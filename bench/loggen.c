@@ -14,7 +14,9 @@
  *	signature.  -f writes one host's log in one format (dmesg, dmesg-T,
  *	syslog, syslog-mono, journal), as a bundle holds it.
  * OUTDIR/head.log  its first HEAD-KIB KiB (whole lines), for the slow peers.
- * OUTDIR/patterns.pcre  the signatures' patterns, one a line, in kb order.
+ * OUTDIR/patterns.pcre  the specific signatures' patterns (no kb scope:
+ *	families and fallbacks are left out, as too many and too large for
+ *	the peers' single compiled pattern), one a line, in kb order.
  * OUTDIR/patterns.ere   the same in POSIX ERE for grep -E: "(?:" becomes
  *	"(", "\d" "[0-9]", and lazy "*?" "+?" plain "*" "+" (which match the
  *	same lines); GNU grep reads "\S", "\s" and "\b" itself.
@@ -23,7 +25,8 @@
  * OUTDIR/expected.txt   "lines N" (lines any pattern matches, prefix and
  *	all: what rg -c and grep -c print), "written N" (all lines) and
  *	"sig ID N" for each signature (the lines whose message its pattern
- *	matches: rdmadoctor's count).
+ *	matches, among the signatures of the most specific scope that match
+ *	the message: rdmadoctor's count).
  * OUTDIR/expected-head.txt  the same for head.log.
  *
  * Every line is a prefix (time, host, program) and a message body drawn
@@ -84,6 +87,7 @@ struct sig {
 	char *example; /* its example's message, as rdmadoctor reads it */
 	struct regex *re;
 	const struct value *literals;
+	int scope; /* 0 specific, 1 family, 2 driver, 3 generic */
 	uint64_t expected, expected_head;
 };
 
@@ -407,6 +411,18 @@ static char *message_of(struct fact_base *fb, const char *line)
 	return xstrdup(fact_text(fact_base_get(fb, ids[before]), "text"));
 }
 
+/* A signature's kb scope as rdmadoctor's log parser ranks the hits of one
+ * line: only those of the most specific scope count. */
+static int scope_of(const char *scope)
+{
+	static const char *const scopes[] = { "family", "driver", "generic" };
+
+	for (int i = 0; scope && i < 3; i++)
+		if (!strcmp(scope, scopes[i]))
+			return i + 1;
+	return 0;
+}
+
 static void load_signatures(struct fact_base *fb)
 {
 	size_t n;
@@ -422,6 +438,7 @@ static void load_signatures(struct fact_base *fb)
 		struct sig *s = &sigs[nsigs];
 
 		s->id = fact_text(f, "id");
+		s->scope = scope_of(fact_text(f, "scope"));
 		s->pattern = xstrdup(fact_text(f, "pattern"));
 		s->literals = fact_get(f, sym_intern_cstr("literals"));
 		s->re = regex_compile(s->pattern, 0, err, sizeof(err), &off);
@@ -631,7 +648,8 @@ static bool line_matches(const struct logscan *ls, const char *line, size_t len)
 	if (!logscan_relevant(ls, line, len))
 		return false;
 	for (size_t k = 0; k < nsigs; k++)
-		if (regex_match(sigs[k].re, line, len, NULL) == 1)
+		if (!sigs[k].scope &&
+		    regex_match(sigs[k].re, line, len, NULL) == 1)
 			return true;
 	return false;
 }
@@ -702,11 +720,13 @@ static void write_patterns(const char *dir)
 	snprintf(path, sizeof(path), "%s/patterns.alt", dir);
 	if (!(alt = fopen(path, "w")))
 		fail("cannot write", path);
-	for (size_t i = 0; i < nsigs; i++) {
+	for (size_t i = 0, n = 0; i < nsigs; i++) {
 		const char *p = sigs[i].pattern;
 
+		if (sigs[i].scope)
+			continue;
 		fprintf(pcre, "%s\n", p);
-		fprintf(alt, "%s(?:%s)", i ? "|" : "", p);
+		fprintf(alt, "%s(?:%s)", n++ ? "|" : "", p);
 		for (; *p; p++) {
 			if (!strncmp(p, "(?:", 3)) {
 				fputc('(', ere);
@@ -761,9 +781,16 @@ static void write_expected(const char *dir, const struct out *log,
 	for (int p = 0; p < POOLS; p++) {
 		for (size_t i = 0; i < npool[p]; i++) {
 			const struct entry *e = &pools[p][i];
+			int best = 4;
 
+			for (size_t k = 0; k < nsigs; k++)
+				if (sigs[k].scope < best &&
+				    regex_match(sigs[k].re, e->body,
+						strlen(e->body), NULL) == 1)
+					best = sigs[k].scope;
 			for (size_t k = 0; k < nsigs; k++) {
-				if (regex_match(sigs[k].re, e->body,
+				if (sigs[k].scope != best ||
+				    regex_match(sigs[k].re, e->body,
 						strlen(e->body), NULL) != 1)
 					continue;
 				sigs[k].expected += e->uses;

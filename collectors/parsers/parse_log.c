@@ -15,6 +15,7 @@
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/logscan.h"
 #include "engine/strbuf.h"
+#include "engine/symbol.h"
 #include "engine/xalloc.h"
 
 /* Bounds: one record (a line and its wrapped continuations), RDMA lines
@@ -343,6 +344,48 @@ static void count_hit(struct scan *sc, const struct logscan_hit *h,
 	ev->last_ts = st->ts;
 }
 
+/* How general a signature is (its kb 'scope'): 0 specific, 1 family,
+ * 2 driver, 3 generic. */
+static int scope_of(const struct fact_base *fb, const char *id)
+{
+	static const char *const scopes[] = { "family", "driver", "generic" };
+	struct value v = value_str(id, strlen(id));
+	const uint32_t *ids;
+	const char *scope;
+	size_t n;
+
+	ids = fact_base_lookup(fb, sym_intern_cstr("signature"),
+			       sym_intern_cstr("id"), &v, &n);
+	scope = n ? fact_text(fact_base_get(fb, ids[0]), "scope") : NULL;
+	for (int i = 0; scope && i < 3; i++)
+		if (!strcmp(scope, scopes[i]))
+			return i + 1;
+	return 0;
+}
+
+/* Keeps the hits of the most specific scope present: a line that a
+ * specific signature explains is not counted again by a family, a
+ * driver-wide signature or the fallback.  Returns the hits kept, in their
+ * order. */
+static size_t most_specific(const struct scan *sc, struct logscan_hit *hits,
+			    size_t n)
+{
+	int scope[LOG_HITS_MAX], best = 3;
+	size_t kept = 0;
+
+	if (n > LOG_HITS_MAX)
+		n = LOG_HITS_MAX;
+	for (size_t i = 0; i < n; i++) {
+		scope[i] = scope_of(sc->e->fb, logscan_id(sc->ls, hits[i].sig));
+		if (scope[i] < best)
+			best = scope[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		if (scope[i] == best)
+			hits[kept++] = hits[i];
+	return kept;
+}
+
 /* One record: a line plus the continuations a mail client split off. */
 static void record(struct scan *sc, const char *rec, size_t len,
 		   const struct line *first)
@@ -360,6 +403,7 @@ static void record(struct scan *sc, const char *rec, size_t len,
 	device(msg, mlen, dev, sizeof(dev));
 	n = logscan_match(sc->ls, msg, mlen, hits, LOG_HITS_MAX,
 			  &sc->limit_hits);
+	n = most_specific(sc, hits, n);
 	where.p = rec;
 	where.len = len;
 	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)

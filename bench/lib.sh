@@ -40,7 +40,8 @@ require() {
 # all in turn (benchrun), RUNS runs each after a warm-up whose output is
 # kept in DIR/rd.out and DIR/clips.out.  Prints two lines per directory,
 # rdmadoctor's then CLIPS's: "wall rss cpu min max".  rdmadoctor's exit
-# code 1 only says that there are diagnoses; CLIPS reads run.clp from the
+# codes 1 and 4 only say that there are diagnoses, or that the synthetic
+# facts let no layer be judged (-x 4 accepts both); CLIPS reads run.clp from the
 # directory and prints one line per diag fact.
 #
 # With BLOAD=1, a third line per directory: CLIPS loading the rules in

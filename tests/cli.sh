@@ -288,6 +288,14 @@ if [ "$BIN" = ./rdmadoctor ]; then
 	RDMADOCTOR_DATADIR="$T/dest/opt/rd/share/rdmadoctor" "$T/dest/opt/rd/bin/rdmadoctor" \
 		check --root tests/fixtures/healthy-cx5/root > /dev/null 2>&1 &&
 		ok || bad "installed binary does not run"
+	# After a plain make, the installed binary still looks under PREFIX.
+	env -u RDMADOCTOR_DATADIR "$T/dest/opt/rd/bin/rdmadoctor" --help 2>&1 |
+		grep -q "from /opt/rd/share/rdmadoctor" && ok ||
+		bad "make install PREFIX=/opt/rd installed a binary that looks elsewhere for its rules"
+	[ -f "$T/dest/opt/rd/share/bash-completion/completions/rdmadoctor" ] && ok ||
+		bad "make install: no bash completion"
+	bash -n contrib/bash-completion/rdmadoctor && ok || bad "the bash completion does not parse"
+	make -s all > /dev/null 2>&1
 fi
 
 echo "cli: $pass passed, $fail failed"

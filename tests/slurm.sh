@@ -35,13 +35,19 @@ finish() {
 }
 
 # --- the packages
-if ! command -v slurmctld > /dev/null 2>&1 || ! command -v slurmd > /dev/null 2>&1 ||
-	! command -v munged > /dev/null 2>&1; then
-	echo "slurm: installing slurm-wlm and munge"
+pkgs=""
+for want in slurmctld:slurm-wlm slurmd:slurm-wlm sbatch:slurm-client munged:munge \
+	jq:jq ss:iproute2; do
+	command -v "${want%%:*}" > /dev/null 2>&1 || pkgs="$pkgs ${want#*:}"
+done
+if [ -n "$pkgs" ]; then
+	echo "slurm: installing$pkgs"
 	if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO=sudo; fi
+	# The words of pkgs are split on purpose.
+	# shellcheck disable=SC2086
 	{ $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y \
-		--no-install-recommends slurm-wlm munge; } > /dev/null 2>&1 ||
-		bad "apt-get install slurm-wlm munge failed"
+		--no-install-recommends $pkgs; } > /dev/null 2>&1 ||
+		bad "apt-get install$pkgs failed"
 fi
 for p in munged slurmctld slurmd sbatch squeue scontrol jq ss; do
 	command -v $p > /dev/null 2>&1 || bad "$p is not installed"

@@ -176,11 +176,13 @@ static void test_many_sources(void **state)
 
 	(void)state;
 	for (uint32_t i = 0; i < 5000; i++) {
-		snprintf(name, sizeof(name), "sys/class/infiniband/mlx5_%u/fw_ver", i);
+		snprintf(name, sizeof(name),
+			 "sys/class/infiniband/mlx5_%u/fw_ver", i);
 		assert_int_equal(fact_base_source(fb, name), i + 1);
 	}
 	for (uint32_t i = 0; i < 5000; i += 7) {
-		snprintf(name, sizeof(name), "sys/class/infiniband/mlx5_%u/fw_ver", i);
+		snprintf(name, sizeof(name),
+			 "sys/class/infiniband/mlx5_%u/fw_ver", i);
 		assert_int_equal(fact_base_source(fb, name), i + 1);
 		assert_string_equal(fact_base_source_name(fb, i + 1), name);
 	}

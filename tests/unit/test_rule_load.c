@@ -662,11 +662,12 @@ static void test_many_rules(void **state)
 	(void)state;
 	sb_puts(&y, "language: 1\nrules:\n");
 	for (int i = 0; i < N; i++)
-		sb_printf(&y,
-			  "  - {id: r%d, title: T%d, layer: verbs, severity: info,"
-			  " confidence: 1, when: [port: {state: DOWN}],"
-			  " diagnose: {message: m}}\n",
-			  i, i);
+		sb_printf(
+			&y,
+			"  - {id: r%d, title: T%d, layer: verbs, severity: info,"
+			" confidence: 1, when: [port: {state: DOWN}],"
+			" diagnose: {message: m}}\n",
+			i, i);
 	assert_int_equal(rule_set_load_string(rs, "many.yaml", sb_str(&y),
 					      y.len, 0, d),
 			 0);
@@ -684,8 +685,8 @@ static void test_many_rules(void **state)
 		    "  - {id: r5, title: D, layer: verbs, severity: info,"
 		    " confidence: 1, when: [port: {state: DOWN}],"
 		    " diagnose: {message: m}}\n");
-	assert_int_equal(rule_set_load_string(rs, "dup.yaml", sb_str(&y),
-					      y.len, 0, d),
+	assert_int_equal(rule_set_load_string(rs, "dup.yaml", sb_str(&y), y.len,
+					      0, d),
 			 -EINVAL);
 	sb_release(&y);
 	diag_free(d);

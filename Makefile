@@ -7,6 +7,7 @@
 #   make valgrind   the whole suite under valgrind memcheck
 #   make fuzz       build the libFuzzer targets (clang) and their seeds
 #   make fuzz-smoke run each fuzz target for FUZZ_SECONDS (30)
+#   make slurmtest  contrib/slurm on a one-node Slurm cluster (tests/slurm.sh)
 #   make bench      the benchmarks (bench/README.md)
 #   make bench-smoke  their smallest sizes, as a differential test only
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -58,7 +59,7 @@ BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
 	BENCH_DIR=$(BUILD)/bench/work
 
 .PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke FORCE \
-	install format check-format clean bench bench-smoke
+	install format check-format clean bench bench-smoke slurmtest
 
 all: $(BIN)
 
@@ -119,6 +120,11 @@ test: deps
 	@$(MAKE) --no-print-directory unit
 	@RD_BIN=./$(BIN) tests/run-all.sh
 	@$(MAKE) --no-print-directory bench-smoke
+
+# contrib/slurm on a one-node Slurm cluster of its own (tests/slurm.sh);
+# installs slurm-wlm and munge when missing.
+slurmtest: $(BIN)
+	@RD_BIN=./$(BIN) tests/slurm.sh
 
 bench: $(BIN) $(BENCH_TOOLS)
 	@for b in $(BENCHES); do $(BENCH_ENV) $$b || exit 1; done

@@ -43,6 +43,10 @@ require() {
 # codes 1 and 4 only say that there are diagnoses, or that the synthetic
 # facts let no layer be judged (-x 4 accepts both); CLIPS reads run.clp from the
 # directory and prints one line per diag fact.
+#
+# With BLOAD=1, a third line per directory: CLIPS loading the rules in
+# its binary image (bload of a file that bsave wrote beforehand, untimed)
+# rather than parsing bench.clp; its output goes to DIR/clips-bload.out.
 measure() {
 	runs=$1
 	shift
@@ -52,9 +56,26 @@ measure() {
 			-e RDMADOCTOR_NO_SITE_RULES=1 -x 4 -o "$d/rd.out" \
 			"$RD_BIN" analyze "facts=$d/facts.json" --no-color :: \
 			-C "$d" -o "$d/clips.out" "$CLIPS" -f2 run.clp ::
+		if [ "${BLOAD:-0}" = 1 ]; then
+			bload_files "$d"
+			set -- "$@" -C "$d" -o "$d/clips-bload.out" \
+				"$CLIPS" -f2 run-bload.clp ::
+		fi
 	done
 	shift "$n"
 	"$BENCHRUN" "$runs" "$@" </dev/null || die "a run failed (see above)"
+}
+
+# bload_files DIR: bench.bin, CLIPS's binary image of bench.clp (bsave),
+# and run-bload.clp, run.clp with (bload bench.bin) for (load* bench.clp).
+bload_files() {
+	printf '(load* bench.clp)\n(bsave bench.bin)\n(exit)\n' >"$1/bsave.clp"
+	(cd "$1" && "$CLIPS" -f2 bsave.clp >/dev/null 2>&1) ||
+		die "CLIPS could not bsave $1/bench.clp"
+	[ -s "$1/bench.bin" ] || die "CLIPS wrote no $1/bench.bin"
+	sed 's/^(load\* bench\.clp)$/(bload bench.bin)/' "$1/run.clp" >"$1/run-bload.clp"
+	grep -q '^(bload bench.bin)$' "$1/run-bload.clp" ||
+		die "no (load* bench.clp) line in $1/run.clp"
 }
 
 # line N TEXT: the Nth line.
@@ -68,6 +89,11 @@ check_sets() {
 	awk '$1 == "info:" && ($2 == "host" || $2 == "item") { print $3, $5 }' \
 		"$1/rd.out" | sort >"$1/rd.set"
 	awk 'NF == 2 && $2 ~ /^r[0-9]+$/' "$1/clips.out" | sort >"$1/clips.set"
+	if [ -f "$1/clips-bload.out" ]; then
+		awk 'NF == 2 && $2 ~ /^r[0-9]+$/' "$1/clips-bload.out" | sort >"$1/clips-bload.set"
+		cmp -s "$1/clips.set" "$1/clips-bload.set" ||
+			die "DIAGNOSES DIFFER in $1: CLIPS with load* and with bload"
+	fi
 	sort "$1/expected.txt" >"$1/expected.set"
 	if ! cmp -s "$1/expected.set" "$1/rd.set" ||
 		! cmp -s "$1/expected.set" "$1/clips.set"; then

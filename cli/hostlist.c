@@ -72,20 +72,49 @@ static int by_frame(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+/* Frame (prefix, suffix), then width: the order in which a plain number
+ * finds the padded names it joins. */
+static int by_frame_width(const void *pa, const void *pb)
+{
+	const struct host *a = *(const struct host *const *)pa;
+	const struct host *b = *(const struct host *const *)pb;
+	size_t n = a->plen < b->plen ? a->plen : b->plen;
+	int c = memcmp(a->name, b->name, n);
+
+	if (c)
+		return c;
+	if (a->plen != b->plen)
+		return a->plen < b->plen ? -1 : 1;
+	if ((c = strcmp(a->suffix, b->suffix)))
+		return c;
+	return a->width < b->width ? -1 : a->width > b->width;
+}
+
 /* A number without leading zeros as wide as a padded one of the same
- * frame joins its width: node10 belongs with node01..node09. */
+ * frame joins its width: node10 belongs with node01..node09.  The padded
+ * names are sorted once and each plain one is looked up: O(n log n). */
 static void adopt_widths(struct host *h, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	const struct host **padded = xcalloc(n ? n : 1, sizeof(*padded));
+	size_t np = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (h[i].width)
+			padded[np++] = &h[i];
+	if (np)
+		qsort(padded, np, sizeof(*padded), by_frame_width);
+	for (size_t i = 0; np && i < n; i++) {
+		struct host key;
+		const struct host *pk = &key;
+
 		if (h[i].width || !h[i].dlen)
 			continue;
-		for (size_t k = 0; k < n; k++)
-			if (h[k].width == (int)h[i].dlen &&
-			    same_frame(&h[i], &h[k])) {
-				h[i].width = h[k].width;
-				break;
-			}
+		key = h[i];
+		key.width = (int)h[i].dlen;
+		if (bsearch(&pk, padded, np, sizeof(*padded), by_frame_width))
+			h[i].width = key.width;
 	}
+	free(padded);
 }
 
 static void put_num(struct strbuf *sb, const struct host *h,

@@ -756,12 +756,25 @@ const struct firing *engine_asserted_by(const struct engine *e,
 	return engine_firing(e, e->asserted_by[f->id]);
 }
 
+/* r's index in the engine's rules, or nrules: by its id's hash, then
+ * (a rule of another set with the same id) by a scan. */
+static uint32_t index_of(const struct engine *e, const struct rule *r)
+{
+	ssize_t i = rule_set_index(e->rs, r->id);
+
+	if (i >= 0 && (size_t)i < e->nrules && rule_at(e, (uint32_t)i) == r)
+		return (uint32_t)i;
+	for (uint32_t k = 0; k < e->nrules; k++)
+		if (rule_at(e, k) == r)
+			return k;
+	return (uint32_t)e->nrules;
+}
+
 bool engine_rule_fired(const struct engine *e, const struct rule *r)
 {
-	for (uint32_t i = 0; i < e->nrules; i++)
-		if (rule_at(e, i) == r)
-			return e->fired[i];
-	return false;
+	uint32_t i = index_of(e, r);
+
+	return i < e->nrules && e->fired[i];
 }
 
 /* The question a condition on answer facts asks about, or 0. */
@@ -784,12 +797,11 @@ bool engine_waits_for_answers(struct engine *e, const struct rule *r,
 	bool *ignore = xcalloc(r->npatterns ? r->npatterns : 1, sizeof(bool));
 	bool any = false, match = false;
 	size_t cap = 0;
-	uint32_t ri = 0;
+	uint32_t ri;
 
 	*questions = NULL;
 	*n = 0;
-	while (ri < e->nrules && rule_at(e, ri) != r)
-		ri++;
+	ri = index_of(e, r);
 	for (size_t i = 0; i < r->npatterns; i++) {
 		uint32_t q = asked(e, &r->patterns[i]);
 		struct value v;

@@ -37,6 +37,10 @@ struct fact_base {
 	size_t nslots, used;
 	char **sources;
 	size_t nsources, capsources;
+	/* source name hash -> id + 1 (0: empty), open addressing, a power
+	 * of two at most half full */
+	uint32_t *srcidx;
+	size_t nsrcidx;
 	struct arena *arena;
 	/* content hash -> derived fact ids, for dedup of asserted facts */
 	struct slot *dedup;
@@ -110,6 +114,7 @@ void fact_base_free(struct fact_base *fb)
 	for (size_t i = 0; i < fb->nsources; i++)
 		free(fb->sources[i]);
 	free(fb->sources);
+	free(fb->srcidx);
 	while (fb->arena) {
 		struct arena *next = fb->arena->next;
 
@@ -119,14 +124,40 @@ void fact_base_free(struct fact_base *fb)
 	free(fb);
 }
 
+static void source_index_put(uint32_t *idx, size_t n, const char *name,
+			     uint32_t id)
+{
+	size_t i = hash_bytes(name, strlen(name)) & (n - 1);
+
+	while (idx[i])
+		i = (i + 1) & (n - 1);
+	idx[i] = id + 1;
+}
+
 uint32_t fact_base_source(struct fact_base *fb, const char *name)
 {
-	for (size_t i = fb->nsources; i-- > 0;)
-		if (!strcmp(fb->sources[i], name))
-			return (uint32_t)i;
+	size_t i;
+
+	if (fb->nsrcidx) {
+		i = hash_bytes(name, strlen(name)) & (fb->nsrcidx - 1);
+		for (; fb->srcidx[i]; i = (i + 1) & (fb->nsrcidx - 1))
+			if (!strcmp(fb->sources[fb->srcidx[i] - 1], name))
+				return fb->srcidx[i] - 1;
+	}
+	if (2 * (fb->nsources + 1) > fb->nsrcidx) {
+		size_t n = fb->nsrcidx ? 2 * fb->nsrcidx : 64;
+		uint32_t *idx = xcalloc(n, sizeof(*idx));
+
+		for (size_t k = 0; k < fb->nsources; k++)
+			source_index_put(idx, n, fb->sources[k], (uint32_t)k);
+		free(fb->srcidx);
+		fb->srcidx = idx;
+		fb->nsrcidx = n;
+	}
 	xgrow(&fb->sources, &fb->capsources, fb->nsources + 1,
 	      sizeof(*fb->sources));
 	fb->sources[fb->nsources] = xstrdup(name);
+	source_index_put(fb->srcidx, fb->nsrcidx, name, (uint32_t)fb->nsources);
 	return (uint32_t)fb->nsources++;
 }
 

@@ -106,6 +106,10 @@ struct kind_decl {
 struct rule_set {
 	struct rule **rules;
 	size_t n, cap;
+	/* rule id hash -> index + 1 (0: empty), open addressing, a power of
+	 * two at most half full; rebuilt when a rule is removed */
+	uint32_t *idx;
+	size_t nidx;
 	struct question **questions;
 	size_t nq, capq;
 	struct disabled *disabled;
@@ -200,6 +204,7 @@ void rule_set_free(struct rule_set *rs)
 	for (size_t i = 0; i < rs->n; i++)
 		rule_free(rs->rules[i]);
 	free(rs->rules);
+	free(rs->idx);
 	for (size_t i = 0; i < rs->nq; i++)
 		question_free(rs->questions[i]);
 	free(rs->questions);
@@ -216,10 +221,40 @@ void rule_set_free(struct rule_set *rs)
 
 static ssize_t find_index(const struct rule_set *rs, const char *id)
 {
-	for (size_t i = 0; i < rs->n; i++)
-		if (!strcmp(rs->rules[i]->id, id))
-			return (ssize_t)i;
+	size_t mask = rs->nidx - 1;
+
+	if (!rs->nidx)
+		return -1;
+	for (size_t i = hash_bytes(id, strlen(id)) & mask; rs->idx[i];
+	     i = (i + 1) & mask)
+		if (!strcmp(rs->rules[rs->idx[i] - 1]->id, id))
+			return (ssize_t)rs->idx[i] - 1;
 	return -1;
+}
+
+static void index_put(struct rule_set *rs, size_t at)
+{
+	const char *id = rs->rules[at]->id;
+	size_t mask = rs->nidx - 1;
+	size_t i = hash_bytes(id, strlen(id)) & mask;
+
+	while (rs->idx[i])
+		i = (i + 1) & mask;
+	rs->idx[i] = (uint32_t)at + 1;
+}
+
+/* Indexes rules[0..n) in a table with room for at least want rules. */
+static void index_rebuild(struct rule_set *rs, size_t want)
+{
+	size_t n = 64;
+
+	while (n < 2 * want)
+		n *= 2;
+	free(rs->idx);
+	rs->idx = xcalloc(n, sizeof(*rs->idx));
+	rs->nidx = n;
+	for (size_t i = 0; i < rs->n; i++)
+		index_put(rs, i);
 }
 
 static void remove_at(struct rule_set *rs, size_t i)
@@ -228,6 +263,7 @@ static void remove_at(struct rule_set *rs, size_t i)
 	memmove(&rs->rules[i], &rs->rules[i + 1],
 		(rs->n - i - 1) * sizeof(*rs->rules));
 	rs->n--;
+	index_rebuild(rs, rs->n);
 }
 
 int rule_set_add(struct rule_set *rs, struct rule *r, struct diag *d)
@@ -257,6 +293,10 @@ int rule_set_add(struct rule_set *rs, struct rule *r, struct diag *d)
 	}
 	xgrow(&rs->rules, &rs->cap, rs->n + 1, sizeof(*rs->rules));
 	rs->rules[rs->n++] = r;
+	if (2 * rs->n > rs->nidx)
+		index_rebuild(rs, 2 * rs->n);
+	else
+		index_put(rs, rs->n - 1);
 	return 0;
 }
 
@@ -301,6 +341,11 @@ size_t rule_set_count(const struct rule_set *rs)
 const struct rule *rule_set_at(const struct rule_set *rs, size_t i)
 {
 	return i < rs->n ? rs->rules[i] : NULL;
+}
+
+ssize_t rule_set_index(const struct rule_set *rs, const char *id)
+{
+	return find_index(rs, id);
 }
 
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id)

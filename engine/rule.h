@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "engine/diag.h"
 #include "engine/template.h"
@@ -225,6 +226,9 @@ int rule_set_check(struct rule_set *rs, struct diag *d);
 size_t rule_set_count(const struct rule_set *rs);
 const struct rule *rule_set_at(const struct rule_set *rs, size_t i);
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
+/* The index (for rule_set_at) of the rule with this id, or -1; a hash
+ * lookup. */
+ssize_t rule_set_index(const struct rule_set *rs, const char *id);
 /* Rules removed by "disabled: true" overlays, with where that was said. */
 size_t rule_set_disabled_count(const struct rule_set *rs);
 const char *rule_set_disabled_at(const struct rule_set *rs, size_t i,

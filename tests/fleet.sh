@@ -26,55 +26,11 @@ check() {
 	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$3', want '$2'"; fi
 }
 
-HEALTHY=tests/fixtures/healthy-cx5/root
-FAULTY=tests/fixtures/cx5-fw-mismatch/root
-SOS=examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb
-
-# root HOST FW SRC DEST: a --root style tree of host HOST with firmware FW.
-root() {
-	cp -a "$3" "$4"
-	echo "$1" > "$4/proc/sys/kernel/hostname"
-	echo "$2" > "$4"/sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver
-}
-
-# sos HOST DEST: the example sosreport as host HOST.
-sos() {
-	cp -a "$SOS" "$2"
-	echo "$1" > "$2/sos_commands/host/hostname"
-	sed -i "s/cx5-node07/$1/g" "$2/sos_commands/kernel/uname_-a"
-}
-
-# The fleet: node001-080 healthy trees (FW 16.27.4000); node081-140 trees
-# on the old FW 16.26.1040 (a fault); node141-180 healthy tarballs on FW
-# 16.28.1002; node181-190 sosreports, node191-200 sosreport tarballs (the
-# old FW, a fault).
+. tests/fleetgen.sh
+# The fleet (tests/fleetgen.sh): 200 bundles of four kinds, and four that
+# cannot be read (plus, in the list below, a missing path).
 F=$T/fleet
-mkdir -p "$F" "$T/stage"
-i=1
-while [ $i -le 200 ]; do
-	h=$(printf 'node%03d' $i)
-	if [ $i -le 80 ]; then
-		root "$h" 16.27.4000 "$HEALTHY" "$F/$h"
-	elif [ $i -le 140 ]; then
-		root "$h" 16.26.1040 "$FAULTY" "$F/$h"
-	elif [ $i -le 180 ]; then
-		root "$h" 16.28.1002 "$HEALTHY" "$T/stage/$h"
-		tar -C "$T/stage" -czf "$F/$h.tar.gz" "$h"
-	elif [ $i -le 190 ]; then
-		sos "$h" "$F/sosreport-$h-2024-03-18-abcdefg"
-	else
-		sos "$h" "$T/stage/sosreport-$h-2024-03-18-abcdefg"
-		tar -C "$T/stage" -cJf "$F/sosreport-$h-2024-03-18-abcdefg.tar.xz" \
-			"sosreport-$h-2024-03-18-abcdefg"
-		echo "0123 sosreport" > "$F/sosreport-$h-2024-03-18-abcdefg.tar.xz.sha256"
-	fi
-	i=$((i + 1))
-done
-# Four that cannot be read: a truncated tarball, a file that is no
-# bundle, an empty directory, and (in the list below) a missing path.
-head -c 300 "$F/node141.tar.gz" > "$F/node990-truncated.tar.gz"
-echo "notes about the fleet" > "$F/README.txt"
-mkdir "$F/node991-empty"
+make_fleet "$F" "$T/stage"
 
 start=$(date +%s)
 "$FLEET_BIN" batch --json --jobs 2 "$F" "$T/missing-bundle" > "$T/fleet.jsonl" 2> "$T/fleet.err"

@@ -201,6 +201,31 @@ static void test_provenance(void **state)
 	fact_base_free(fb);
 }
 
+/* Thousands of sources (a host with hundreds of HCAs): each name keeps
+ * its id through the index's growth, and names that share a hash bucket
+ * stay apart. */
+static void test_many_sources(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	char name[64];
+
+	(void)state;
+	for (uint32_t i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name),
+			 "sys/class/infiniband/mlx5_%u/fw_ver", i);
+		assert_int_equal(fact_base_source(fb, name), i + 1);
+	}
+	for (uint32_t i = 0; i < 5000; i += 7) {
+		snprintf(name, sizeof(name),
+			 "sys/class/infiniband/mlx5_%u/fw_ver", i);
+		assert_int_equal(fact_base_source(fb, name), i + 1);
+		assert_string_equal(fact_base_source_name(fb, i + 1), name);
+	}
+	assert_int_equal(fact_base_source(fb, ""), 0);
+	assert_int_equal(fact_base_source(fb, "new"), 5001);
+	fact_base_free(fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_derived_dedup),
 		cmocka_unit_test(test_provenance),
+		cmocka_unit_test(test_many_sources),
 	};
 
 	return cmocka_run_group_tests_name("fact", tests, NULL, NULL);

@@ -6,6 +6,7 @@
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/hostlist.h"
@@ -44,11 +45,37 @@ static void test_odd_names(void **state)
 	fold_is(odd, 5, ",12345678901234567890123,a<b>[1-2],x");
 }
 
+/* 100,000 plain names and 100,000 padded ones of another frame fold in
+ * O(n log n) (the widths were once matched pairwise: 16 s a fold). */
+static void test_many(void **state)
+{
+	enum { N = 100000 };
+	const char **names = calloc(2 * N, sizeof(*names));
+	char *buf = malloc((size_t)2 * N * 16);
+
+	(void)state;
+	assert_non_null(names);
+	assert_non_null(buf);
+	for (int i = 0; i < N; i++) {
+		snprintf(buf + (size_t)i * 16, 16, "cn%d", N - i);
+		names[i] = buf + (size_t)i * 16;
+		snprintf(buf + (size_t)(N + i) * 16, 16, "gpu%06d", i);
+		names[N + i] = buf + (size_t)(N + i) * 16;
+	}
+	fold_is(names, 2 * N, "cn[1-100000],gpu[000000-099999]");
+	/* gpu100000 is as wide as the padded gpu names: it joins them. */
+	names[0] = "gpu100000";
+	fold_is(names, 2 * N, "cn[1-99999],gpu[000000-100000]");
+	free(buf);
+	free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_odd_names),
+		cmocka_unit_test(test_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

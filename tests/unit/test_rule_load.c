@@ -649,6 +649,50 @@ static void test_overlay(void **state)
 	rule_set_free(rs);
 }
 
+/* Many rules: each found by its id, a duplicate caught, and the ids
+ * still found after a rule in the middle is disabled (the index is
+ * rebuilt). */
+static void test_many_rules(void **state)
+{
+	struct rule_set *rs = rule_set_new();
+	struct diag *d = diag_new();
+	struct strbuf y = STRBUF_INIT;
+	enum { N = 3000 };
+
+	(void)state;
+	sb_puts(&y, "language: 1\nrules:\n");
+	for (int i = 0; i < N; i++)
+		sb_printf(
+			&y,
+			"  - {id: r%d, title: T%d, layer: verbs, severity: info,"
+			" confidence: 1, when: [port: {state: DOWN}],"
+			" diagnose: {message: m}}\n",
+			i, i);
+	assert_int_equal(rule_set_load_string(rs, "many.yaml", sb_str(&y),
+					      y.len, 0, d),
+			 0);
+	assert_int_equal(rule_set_count(rs), N);
+	assert_string_equal(rule_set_find(rs, "r2999")->title, "T2999");
+	assert_int_equal(rule_set_index(rs, "r1234"), 1234);
+	assert_null(rule_set_find(rs, "r3000"));
+	rule_set_disable(rs, "r10", 1, "site.yaml:1");
+	assert_null(rule_set_find(rs, "r10"));
+	assert_int_equal(rule_set_index(rs, "r11"), 10);
+	assert_string_equal(rule_set_find(rs, "r2999")->title, "T2999");
+	assert_string_equal(rule_set_at(rs, 10)->id, "r11");
+	sb_release(&y);
+	sb_puts(&y, "language: 1\nrules:\n"
+		    "  - {id: r5, title: D, layer: verbs, severity: info,"
+		    " confidence: 1, when: [port: {state: DOWN}],"
+		    " diagnose: {message: m}}\n");
+	assert_int_equal(rule_set_load_string(rs, "dup.yaml", sb_str(&y), y.len,
+					      0, d),
+			 -EINVAL);
+	sb_release(&y);
+	diag_free(d);
+	rule_set_free(rs);
+}
+
 /* A kind that fact files supply, once declared, may be tested by rules
  * although no rule asserts it; the declaration holds across files. */
 static void test_declared_kinds(void **state)
@@ -701,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_declared_kinds),
+		cmocka_unit_test(test_many_rules),
 	};
 
 	return cmocka_run_group_tests_name("rule_load", tests, NULL, NULL);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fill.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
@@ -164,7 +165,8 @@ static void group_grow(struct grouping *g)
 	}
 }
 
-static void take_rule(struct diagnosis *dg, const struct firing *fi)
+static void take_rule(struct diagnosis *dg, const struct firing *fi,
+		      const struct fact_base *fb)
 {
 	const struct rule *r = fi->rule;
 
@@ -186,8 +188,15 @@ static void take_rule(struct diagnosis *dg, const struct firing *fi)
 	dg->remediation = r->nremediation ?
 				  xcalloc(r->nremediation, sizeof(char *)) :
 				  NULL;
-	for (size_t i = 0; i < r->nremediation; i++)
-		render(&r->remediation[i], fi, &dg->remediation[i]);
+	for (size_t i = 0; i < r->nremediation; i++) {
+		char *text;
+
+		render(&r->remediation[i], fi, &text);
+		/* the commands it suggests carry the values the evidence
+		 * knows */
+		dg->remediation[i] = fill_placeholders(text, fi, fb);
+		free(text);
+	}
 }
 
 /* Adds one firing to its diagnosis. */
@@ -224,7 +233,7 @@ static void add_firing(const struct engine *e, const struct fact_base *fb,
 	idx = g->slots[slot] - 1;
 	if (fi->cf > g->best_cf[idx]) {
 		g->best_cf[idx] = fi->cf;
-		take_rule(dg, fi);
+		take_rule(dg, fi, fb);
 	}
 	fcap = dg->nfirings;
 	xgrow(&dg->firings, &fcap, dg->nfirings + 1, sizeof(*dg->firings));
@@ -397,8 +406,9 @@ static struct link *find_links(const struct diagnosis_list *l,
 	return links;
 }
 
-/* Raises each cause's score just above the symptoms it explains, so that
- * sorting puts causes first; bounded passes end cycles.  Two diagnoses
+/* Raises each cause's severity to that of the symptoms it explains, and
+ * its score just above theirs, so that sorting puts causes first; bounded
+ * passes end cycles.  Two diagnoses
  * that explain each other raise neither. */
 static void order_causes(struct diagnosis_list *l, const struct engine *e)
 {
@@ -412,8 +422,17 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 			struct diagnosis *c = l->items[links[k].cause];
 			struct diagnosis *s = l->items[links[k].symptom];
 
-			if (c->score <= s->score &&
-			    !rule_explains(s, c->id, e)) {
+			if (rule_explains(s, c->id, e))
+				continue;
+			/* a cause is at least as severe as what it
+			 * explains: a warning that explains a fault is the
+			 * fault's root cause */
+			if (c->severity < s->severity) {
+				c->severity = s->severity;
+				c->score = severity_weight(c->severity) * c->cf;
+				changed = true;
+			}
+			if (c->score <= s->score) {
 				c->score = s->score + 1e-6;
 				changed = true;
 			}

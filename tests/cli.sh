@@ -357,5 +357,35 @@ if [ "$BIN" = ./rdmadoctor ]; then
 	make -s all > /dev/null 2>&1
 fi
 
+# --- a cause is at least as severe as what it explains, and NHC names it:
+# a warning rule that explains the firmware fault becomes the fault's root
+# cause (an error, ranked first), and check --nhc reports it
+mkdir -p "$T/cause"
+cat > "$T/cause/cause.yaml" <<'YAML'
+language: 1
+rules:
+  - id: test-warning-cause
+    title: A warning that explains the firmware fault
+    layer: hardware
+    severity: warning
+    confidence: 0.5
+    description: a cause at warning that explains a fault
+    when:
+      - hca: {name: $dev}
+    diagnose:
+      about: "{dev}"
+      message: "{dev} has a warning-level cause"
+      explains: [fw-below-driver-minimum]
+YAML
+expect cause-severity 1 "^#1 A warning that explains the firmware fault" -- \
+	"$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --rules "$T/cause/cause.yaml"
+grep -q "^   error: mlx5_0 has a warning-level cause" "$T/out" && ok ||
+	bad "cause-severity: the cause is not raised to the fault's severity"
+expect nhc-root-cause 1 "rdmadoctor:  hardware layer: mlx5_0 has a warning-level cause (test-warning-cause; 1 more fault)" -- \
+	"$BIN" check --nhc --root tests/fixtures/cx5-fw-mismatch/root --rules "$T/cause/cause.yaml"
+# known values fill the commands a remediation suggests
+expect filled-command 1 "mstflint -d 0000:3b:00.0 -i <image> burn" -- \
+	"$BIN" check --root tests/fixtures/cx5-fw-mismatch/root
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -20,7 +20,9 @@ static const struct fill {
 	const char *kind;
 	const char *field;
 } fills[] = {
+	{ "<PCI address>", "hca", "pci" },
 	{ "<PCI address>", NULL, "pci" },
+	{ "<address>", "hca", "pci" },
 	{ "<address>", NULL, "pci" },
 	{ "<device>", "hca", "name" },
 	{ "<device>", NULL, "hca" },
@@ -68,8 +70,39 @@ static const char *value_of(const char *name, size_t len,
 	return found;
 }
 
-char *fill_placeholders(const char *text, const struct firing *fi,
-			const struct fact_base *fb)
+/* The one value of placeholder name among the facts of the kinds the
+ * table names, or NULL when none or more than one. */
+static const char *value_in_base(const char *name, size_t len,
+				 const struct fact_base *fb)
+{
+	const char *found = NULL;
+
+	for (size_t t = 0; t < sizeof(fills) / sizeof(fills[0]); t++) {
+		const uint32_t *ids;
+		size_t n;
+
+		if (!fills[t].kind || strlen(fills[t].placeholder) != len ||
+		    memcmp(fills[t].placeholder, name, len))
+			continue;
+		ids = fact_base_of_kind(fb, sym_intern_cstr(fills[t].kind), &n);
+		for (size_t i = 0; i < n; i++) {
+			const char *v =
+				fact_text(fact_base_get(fb, ids[i]), fills[t].field);
+
+			if (!v || !*v)
+				continue;
+			if (found && strcmp(found, v))
+				return NULL;
+			found = v;
+		}
+	}
+	return found;
+}
+
+/* Copies text, replacing each placeholder that one of the lookups
+ * (fi's facts when fi is given, else fb's) gives a value. */
+static char *fill(const char *text, const struct firing *fi,
+		  const struct fact_base *fb)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = text;
@@ -77,9 +110,11 @@ char *fill_placeholders(const char *text, const struct firing *fi,
 	while (*p) {
 		const char *end = *p == '<' ? strchr(p, '>') : NULL;
 		const char *v = NULL;
+		size_t len = end ? (size_t)(end - p) + 1 : 0;
 
-		if (end && (size_t)(end - p) < FILL_MAX_NAME)
-			v = value_of(p, (size_t)(end - p) + 1, fi, fb);
+		if (end && len <= FILL_MAX_NAME)
+			v = fi ? value_of(p, len, fi, fb) :
+				 value_in_base(p, len, fb);
 		if (v) {
 			sb_puts(&sb, v);
 			p = end + 1;
@@ -88,4 +123,15 @@ char *fill_placeholders(const char *text, const struct firing *fi,
 		}
 	}
 	return sb_detach(&sb);
+}
+
+char *fill_placeholders(const char *text, const struct firing *fi,
+			const struct fact_base *fb)
+{
+	return fill(text, fi, fb);
+}
+
+char *fill_from_facts(const char *text, const struct fact_base *fb)
+{
+	return fill(text, NULL, fb);
 }

@@ -15,4 +15,9 @@
 char *fill_placeholders(const char *text, const struct firing *fi,
 			const struct fact_base *fb);
 
+/* The same for text not tied to a firing (a command to run to collect
+ * missing evidence): a placeholder takes the one value the facts of its
+ * kind in fb give (the PCI address of the only adapter, ...). */
+char *fill_from_facts(const char *text, const struct fact_base *fb);
+
 #endif

@@ -1,4 +1,5 @@
 /* check, analyze and facts: collect, run the rules, report. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,10 @@
 #include "cli/savefile.h"
 #include "cli/term.h"
 
-/* --html: the report as one page, written atomically. */
-static int write_html(const struct analysis *a, const struct report_opts *ro,
+/* --html and --markdown: the report rendered from its JSON by render,
+ * written atomically. */
+static int write_page(const struct analysis *a, const struct report_opts *ro,
+		      void (*render)(FILE *, const struct json *),
 		      const char *path, struct diag *d)
 {
 	struct json *j = report_json(a, ro);
@@ -22,7 +25,12 @@ static int write_html(const struct analysis *a, const struct report_opts *ro,
 	FILE *mem = open_memstream(&text, &len);
 	int err;
 
-	report_html(mem, j);
+	if (!mem) {
+		json_free(j);
+		diag_error(d, "%s: cannot render the report", path);
+		return -ENOMEM;
+	}
+	render(mem, j);
 	fclose(mem);
 	json_free(j);
 	err = savefile_write_text(path, text, d);
@@ -51,7 +59,11 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	if (a && o->save)
 		save_failed = savefile_write(a, o->save, d) != 0;
 	if (a && o->html)
-		save_failed |= write_html(a, &ro, o->html, d) != 0;
+		save_failed |=
+			write_page(a, &ro, report_html, o->html, d) != 0;
+	if (a && o->markdown)
+		save_failed |= write_page(a, &ro, report_markdown, o->markdown,
+					  d) != 0;
 	diag_print(d, stderr, "rdmadoctor");
 	if (o->nhc)
 		return finish_nhc(d, a, rc, save_failed);

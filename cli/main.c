@@ -30,9 +30,10 @@ struct command_entry {
 #define OPTS_GUIDE                                                            \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
 	 OPT(PERFTEST))
-#define OPTS_CHECK (OPTS_GUIDE | OPT(NHC) | OPT(HTML))
+#define OPTS_CHECK (OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN))
 #define OPTS_ANALYZE \
-	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML))
+	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML) | \
+	 OPT(MARKDOWN))
 
 static const struct command_entry rules_commands[] = {
 	{ "list", cmd_rules_list, "rules list [--origin]",
@@ -130,7 +131,8 @@ static const struct command_entry commands[] = {
 	  "           find /cases -name 'sosreport-*.tar.xz' | rdmadoctor batch --json - > fleet.jsonl\n"
 	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list\n"
 	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl",
-	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(JOBS) | OPT(MERGE),
+	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(MARKDOWN) | OPT(JOBS) |
+		  OPT(MERGE),
 	  NULL, 0 },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest]",
@@ -194,6 +196,8 @@ static void usage(FILE *out)
 		"  -o, --output FILE where collect writes its snapshot\n"
 		"      --html FILE   also write the report as one HTML page (check,\n"
 		"                    analyze, batch)\n"
+		"      --markdown FILE  also write the report as Markdown for a GitHub\n"
+		"                    or Jira ticket (check, analyze, batch)\n"
 		"      --jobs N      batch: bundles analysed at once (default: processors)\n"
 		"      --merge       batch: join the fleet summaries of earlier runs\n"
 		"      --timeout SEC a tool's time limit (check, collect); a bundle's\n"

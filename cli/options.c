@@ -166,6 +166,9 @@ static int set(struct options *o, enum option_id id, const char *arg)
 	case OPTION_HTML:
 		o->html = arg;
 		break;
+	case OPTION_MARKDOWN:
+		o->markdown = arg;
+		break;
 	case OPTION_NHC:
 		o->nhc = true;
 		break;

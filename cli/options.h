@@ -34,6 +34,7 @@ struct answers;
 	X(ORIGIN, "origin", 0, 0)     \
 	X(JOBS, "jobs", 0, 1)         \
 	X(HTML, "html", 0, 1)         \
+	X(MARKDOWN, "markdown", 0, 1) \
 	X(NHC, "nhc", 0, 0)           \
 	X(MERGE, "merge", 0, 0)       \
 	X(PERFTEST, "perftest", 0, 0)
@@ -76,6 +77,7 @@ struct options {
 	bool timeout_set; /* --timeout given */
 	unsigned jobs; /* batch --jobs; 0 = one per processor */
 	const char *html; /* --html FILE */
+	const char *markdown; /* --markdown FILE */
 	bool nhc; /* check --nhc */
 	bool merge; /* batch --merge */
 	char **args; /* positional arguments, the command words first */

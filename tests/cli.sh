@@ -387,5 +387,42 @@ expect nhc-root-cause 1 "rdmadoctor:  hardware layer: mlx5_0 has a warning-level
 expect filled-command 1 "mstflint -d 0000:3b:00.0 -i <image> burn" -- \
 	"$BIN" check --root tests/fixtures/cx5-fw-mismatch/root
 
+# --- --markdown: a ticket-ready report for check, analyze and batch, through
+# the safe writer; the HTML page carries the date and the version
+export SOURCE_DATE_EPOCH=1764583200
+expect md-check 1 "" -- "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --markdown "$T/r.md"
+for want in "^## rdmadoctor report: cx5-node07$" \
+	"^\*\*Verdict: diagnosed\*\* · rdmadoctor [0-9.]* · 2025-12-01 10:00 UTC" \
+	"^| Layer | Status | Found |$" "^| firmware | \*\*FAULT\*\* | " \
+	"^#### 1\. FAULT: Firmware older than the driver requires$" \
+	"^sys/class/infiniband/mlx5_0/fw_ver:1  16.26.1040$" \
+	"mstflint -d 0000:3b:00.0 -i \\\\<image\\\\> burn"; do
+	grep -q -- "$want" "$T/r.md" && ok || bad "md-check: no '$want' in the Markdown"
+done
+n=$(grep -c '^```$' "$T/r.md")
+[ "$n" = 2 ] && ok || bad "md-check: $n code fences, want 2 (one evidence block)"
+ls "$T"/r.md.* > /dev/null 2>&1 && bad "md-check: a temporary file was left" || ok
+expect md-analyze 1 "" -- "$BIN" analyze "$EX" --markdown "$T/a.md"
+grep -q "^#### 1\. " "$T/a.md" && ok || bad "md-analyze: no diagnosis heading"
+expect md-batch 1 "" -- "$BIN" batch tests/fixtures/cx5-fw-mismatch/root tests/fixtures/healthy-cx5/root --markdown "$T/b.md"
+for want in "^## rdmadoctor fleet report$" "^| Diagnosis | Severity | Layer | Hosts | Host list |$" \
+	"^| Firmware older than the driver requires (\`fw-below-driver-minimum\`) | FAULT | firmware | 1 | " \
+	"^| Host | Status | Diagnoses |$"; do
+	grep -q -- "$want" "$T/b.md" && ok || bad "md-batch: no '$want' in the Markdown"
+done
+expect md-unwritable 2 "cannot write" -- "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --markdown "$T/no/such/r.md"
+expect md-not-facts 2 "facts does not take --markdown" -- "$BIN" facts --markdown "$T/x.md"
+# text from a bundle cannot inject Markdown or HTML: a host name with a
+# tag and a pipe is escaped
+"$BIN" facts --json --root tests/fixtures/cx5-fw-mismatch/root |
+	sed 's/"hostname": "cx5-node07"/"hostname": "<img src=x>|evil"/' > "$T/evil.json"
+"$BIN" analyze "$T/evil.json" --markdown "$T/evil.md" > /dev/null 2>&1
+grep -q '\(^\|[^\\]\)<img' "$T/evil.md" && bad "md: a tag from the bundle is not escaped" || ok
+grep -q '\\<img src=x\\>\\|evil' "$T/evil.md" && ok || bad "md: the escaped host name is missing"
+expect html-date 1 "" -- "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --html "$T/r.html"
+grep -q "rdmadoctor [0-9.]* &middot; <time>2025-12-01 10:00 UTC</time>" "$T/r.html" && ok ||
+	bad "html: no version and date in the header"
+unset SOURCE_DATE_EPOCH
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

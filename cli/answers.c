@@ -5,26 +5,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/symbol.h"
 #include "engine/xalloc.h"
 #include "engine/ydoc.h"
+
+static bool is_question(const char *item, const char *question, size_t qlen)
+{
+	return !strncmp(item, question, qlen) && item[qlen] == '=';
+}
+
+/* The slot of question in the hash of items: an empty one when it has
+ * none (a table, so that N answers cost N, not N squared). */
+static size_t find_slot(const struct answers *as, const char *question,
+			size_t qlen)
+{
+	size_t i = hash_bytes(question, qlen) & (as->nslots - 1);
+
+	while (as->slots[i] &&
+	       !is_question(as->items[as->slots[i] - 1], question, qlen))
+		i = (i + 1) & (as->nslots - 1);
+	return i;
+}
+
+static void rehash(struct answers *as)
+{
+	size_t n = as->nslots ? as->nslots * 2 : 64;
+
+	free(as->slots);
+	as->slots = xcalloc(n, sizeof(*as->slots));
+	as->nslots = n;
+	for (size_t k = 0; k < as->n; k++) {
+		const char *eq = strchr(as->items[k], '=');
+		size_t qlen = (size_t)(eq - as->items[k]);
+
+		as->slots[find_slot(as, as->items[k], qlen)] = (uint32_t)k + 1;
+	}
+}
 
 void answers_set(struct answers *as, const char *question, const char *value,
 		 const struct answer_origin *at)
 {
 	static const struct answer_origin command_line = { NULL, 0, 0 };
 	char *item = xasprintf("%s=%s", question, value);
-	size_t qlen = strlen(question), i = 0;
+	size_t qlen = strlen(question), slot, i;
 
-	while (i < as->n && !(!strncmp(as->items[i], question, qlen) &&
-			      as->items[i][qlen] == '='))
-		i++;
-	if (i == as->n) {
+	if ((as->n + 1) * 2 > as->nslots)
+		rehash(as);
+	slot = find_slot(as, question, qlen);
+	if (!as->slots[slot]) {
 		size_t cap = as->cap;
 
 		xgrow(&as->items, &cap, as->n + 1, sizeof(*as->items));
 		xgrow(&as->at, &as->cap, as->n + 1, sizeof(*as->at));
-		as->n++;
+		i = as->n++;
+		as->slots[slot] = (uint32_t)as->n;
 	} else {
+		i = as->slots[slot] - 1;
 		free(as->items[i]);
 	}
 	as->items[i] = item;
@@ -33,13 +69,13 @@ void answers_set(struct answers *as, const char *question, const char *value,
 
 const char *answers_get(const struct answers *as, const char *question)
 {
-	size_t qlen = strlen(question);
+	size_t qlen = strlen(question), slot;
 
-	for (size_t i = 0; i < as->n; i++)
-		if (!strncmp(as->items[i], question, qlen) &&
-		    as->items[i][qlen] == '=')
-			return as->items[i] + qlen + 1;
-	return NULL;
+	if (!as->nslots)
+		return NULL;
+	slot = find_slot(as, question, qlen);
+	return as->slots[slot] ? as->items[as->slots[slot] - 1] + qlen + 1 :
+				 NULL;
 }
 
 int answers_add_word(struct answers *as, const char *word, struct diag *d)
@@ -180,6 +216,7 @@ void answers_release(struct answers *as)
 		free(as->items[i]);
 	free(as->items);
 	free(as->at);
+	free(as->slots);
 	for (size_t i = 0; i < as->nfiles; i++)
 		free(as->files[i]);
 	free(as->files);

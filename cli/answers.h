@@ -4,6 +4,7 @@
 #define RD_ANSWERS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/analysis.h"
 #include "cli/options.h"
@@ -13,6 +14,8 @@ struct answers {
 	char **items; /* "question=value", owned */
 	struct answer_origin *at; /* parallel to items; files owned below */
 	size_t n, cap;
+	uint32_t *slots; /* hash of question -> index + 1 */
+	size_t nslots;
 	char **files; /* names the origins point to */
 	size_t nfiles;
 };

@@ -397,20 +397,17 @@ static int merge_file(struct batch *b, const char *path, struct diag *d)
 		return -EINVAL;
 	}
 	while ((n = getline(&line, &cap, f)) > 0) {
-		struct json *j;
 		char err[160];
 
 		lineno++;
 		if (!is_fleet_line(line))
 			continue;
-		j = json_parse(line, (size_t)n, err, sizeof(err));
-		if (!j) {
+		if (fleet_merge_line(b->fleet, line, (size_t)n, err,
+				     sizeof(err))) {
 			diag_at(d, DIAG_ERROR, path, lineno, 0, NULL,
 				"not a fleet summary: %s", err);
 			break;
 		}
-		fleet_merge(b->fleet, json_get(j, "fleet"));
-		json_free(j);
 		found++;
 	}
 	free(line);
@@ -463,9 +460,11 @@ static int run(struct batch *b, struct diag *d)
 	po.tick = tick;
 	po.arg = b;
 	b->started = now();
-	if (b->nbundles && pool_run(b->nbundles, &po, &signo) == -EINTR)
-		fprintf(stderr, "\r\033[Krdmadoctor: interrupted (%s)\n",
+	if (b->nbundles && pool_run(b->nbundles, &po, &signo) == -EINTR) {
+		bar_clear(b); /* escapes only where a bar was drawn */
+		fprintf(stderr, "rdmadoctor: interrupted (%s)\n",
 			strsignal(signo));
+	}
 	return finish(b, signo);
 }
 

@@ -10,6 +10,7 @@
 #include "cli/answers.h"
 #include "cli/commands.h"
 #include "cli/report.h"
+#include "cli/savefile.h"
 #include "collectors/sources/snapshot.h"
 #include "engine/json.h"
 #include "engine/symbol.h"
@@ -45,6 +46,18 @@ static void print_collectors(FILE *out, const struct fact_base *fb)
 	}
 }
 
+struct snapshot_out {
+	struct snapshot *snap;
+	const char *hostname;
+};
+
+static int fill_snapshot(int fd, void *ctx, char *err, size_t errsize)
+{
+	struct snapshot_out *so = ctx;
+
+	return snapshot_write(so->snap, fd, so->hostname, err, errsize);
+}
+
 int cmd_collect(struct options *o)
 {
 	struct analysis_opts ao;
@@ -72,7 +85,11 @@ int cmd_collect(struct options *o)
 		goto out;
 	}
 	path = o->output ? xstrdup(o->output) : default_name(a->hostname);
-	rc = snapshot_write(snap, path, a->hostname, d) ? EXIT_USAGE : 0;
+	/* The snapshot holds the host's logs: private, whatever the umask. */
+	rc = savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_snapshot,
+			     &(struct snapshot_out){ snap, a->hostname }, d) ?
+		     EXIT_USAGE :
+		     0;
 	diag_print(d, stderr, "rdmadoctor");
 	if (o->json) {
 		struct json *j = json_new_object();

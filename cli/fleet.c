@@ -1,12 +1,16 @@
 /* Aggregating host reports into the fleet summary. */
 #include "cli/fleet.h"
 
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "cli/hostlist.h"
+#include "engine/jscan.h"
 #include "engine/rule.h"
 #include "engine/version.h"
 #include "engine/xalloc.h"
@@ -331,35 +335,151 @@ static void merge_host(struct fleet *f, const struct json *hj)
 	count_status(f, h);
 }
 
-void fleet_merge(struct fleet *f, const struct json *summary)
+static void merge_diag(struct fleet *f, const struct json *dj)
 {
-	const struct json *diags = json_get(summary, "diagnoses");
-	const struct json *hosts = json_get(summary, "hosts");
+	const struct json *ex = json_get(dj, "example");
+	struct fdiag *g = lookup_diag(f, text(dj, "id"));
 
-	for (size_t i = 0; i < json_len(diags); i++) {
-		const struct json *dj = json_at(diags, i);
-		const struct json *ex = json_get(dj, "example");
-		struct fdiag *g = lookup_diag(f, text(dj, "id"));
+	if (!g)
+		new_diag(f, dj, ex, text(ex, "host"));
+	else if (severity_from_str(text(dj, "severity")) > g->rank) {
+		g->rank = severity_from_str(text(dj, "severity"));
+		free(g->severity);
+		g->severity = dup_text(dj, "severity");
+	}
+}
 
-		if (!g)
-			new_diag(f, dj, ex, text(ex, "host"));
-		else if (severity_from_str(text(dj, "severity")) > g->rank) {
-			g->rank = severity_from_str(text(dj, "severity"));
-			free(g->severity);
-			g->severity = dup_text(dj, "severity");
+static void merge_summary_host(struct fleet *f, const struct json *hj)
+{
+	if (json_get(hj, "reason"))
+		fleet_add_failure(f, text(hj, "path"), text(hj, "reason"));
+	else
+		merge_host(f, hj);
+}
+
+/* One item of diagnoses[] or hosts[]: an object of at most
+ * FLEET_ITEM_MAX bytes with a string at key, parsed on its own so that
+ * memory follows the largest item, never the whole line. */
+static int merge_item(struct fleet *f, struct jscan *j, const char *text0,
+		      const char *key, bool host, char *err, size_t errsize)
+{
+	size_t start, end;
+	struct json *item;
+	char perr[160];
+
+	if (jscan_peek(j) != JSCAN_OBJECT) {
+		snprintf(err, errsize, "byte %zu: %s items must be objects",
+			 jscan_offset(j, text0), host ? "hosts" : "diagnoses");
+		return -EINVAL;
+	}
+	start = jscan_offset(j, text0);
+	if (jscan_skip(j)) {
+		snprintf(err, errsize, "byte %zu: not JSON",
+			 jscan_offset(j, text0));
+		return -EINVAL;
+	}
+	end = jscan_offset(j, text0);
+	if (end - start > FLEET_ITEM_MAX) {
+		snprintf(err, errsize,
+			 "byte %zu: an item of more than %d bytes", start,
+			 FLEET_ITEM_MAX);
+		return -E2BIG;
+	}
+	item = json_parse(text0 + start, end - start, perr, sizeof(perr));
+	if (!item || !json_text(json_get(item, key))) {
+		snprintf(err, errsize, "byte %zu: %s item without a '%s'",
+			 start, host ? "a hosts" : "a diagnoses", key);
+		json_free(item);
+		return -EINVAL;
+	}
+	if (host)
+		merge_summary_host(f, item);
+	else
+		merge_diag(f, item);
+	json_free(item);
+	return 0;
+}
+
+/* The items of the array that comes next, at most FLEET_ITEMS_MAX. */
+static int merge_items(struct fleet *f, struct jscan *j, const char *text0,
+		       const char *key, bool host, char *err, size_t errsize)
+{
+	size_t n = 0;
+	int rc;
+
+	if (jscan_peek(j) != JSCAN_ARRAY || jscan_array(j)) {
+		snprintf(err, errsize, "byte %zu: %s must be a list",
+			 jscan_offset(j, text0), host ? "hosts" : "diagnoses");
+		return -EINVAL;
+	}
+	while (jscan_item(j)) {
+		if (++n > FLEET_ITEMS_MAX) {
+			snprintf(err, errsize, "more than %d %s", FLEET_ITEMS_MAX,
+				 host ? "hosts" : "diagnoses");
+			return -E2BIG;
+		}
+		rc = merge_item(f, j, text0, key, host, err, errsize);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int fleet_merge_line(struct fleet *f, const char *line, size_t len, char *err,
+		     size_t errsize)
+{
+	struct jscan j;
+	const char *k;
+	size_t klen;
+	int rc = 0;
+
+	if (len > FLEET_LINE_MAX) {
+		snprintf(err, errsize, "a line of more than %d MiB",
+			 FLEET_LINE_MAX >> 20);
+		return -E2BIG;
+	}
+	jscan_init(&j, line, len);
+	if (jscan_object(&j)) {
+		snprintf(err, errsize, "not {\"fleet\": {...}}");
+		rc = -EINVAL;
+		goto out;
+	}
+	/* Keys beside it (schema_version) are read past. */
+	while ((k = jscan_key(&j, &klen)) && strcmp(k, "fleet"))
+		if (jscan_skip(&j))
+			break;
+	if (!k || jscan_object(&j)) {
+		snprintf(err, errsize, "not {\"fleet\": {...}}");
+		rc = -EINVAL;
+		goto out;
+	}
+	while (!rc && (k = jscan_key(&j, &klen))) {
+		if (!strcmp(k, "diagnoses")) {
+			rc = merge_items(f, &j, line, "id", false, err, errsize);
+		} else if (!strcmp(k, "hosts")) {
+			rc = merge_items(f, &j, line, "path", true, err,
+					 errsize);
+		} else if (!strcmp(k, "rules_failed") &&
+			   jscan_peek(&j) == JSCAN_NUMBER) {
+			bool is_int;
+			int64_t i = 0;
+			double dbl;
+
+			jscan_number(&j, &is_int, &i, &dbl);
+			if (is_int && i > 0 && i < INT32_MAX)
+				f->rules_failed += (size_t)i;
+		} else {
+			jscan_skip(&j);
 		}
 	}
-	for (size_t i = 0; i < json_len(hosts); i++) {
-		const struct json *hj = json_at(hosts, i);
-
-		if (json_get(hj, "reason"))
-			fleet_add_failure(f, text(hj, "path"),
-					  text(hj, "reason"));
-		else
-			merge_host(f, hj);
+	if (!rc && jscan_failed(&j)) {
+		snprintf(err, errsize, "byte %zu: not JSON",
+			 jscan_offset(&j, line));
+		rc = -EINVAL;
 	}
-	f->rules_failed +=
-		(size_t)json_as_int(json_get(summary, "rules_failed"));
+out:
+	jscan_release(&j);
+	return rc;
 }
 
 void fleet_add_failure(struct fleet *f, const char *path, const char *reason)

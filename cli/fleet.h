@@ -22,9 +22,19 @@ void fleet_add_host(struct fleet *f, const char *path,
 /* A bundle that could not be analysed, and why. */
 void fleet_add_failure(struct fleet *f, const char *path, const char *reason);
 
-/* Adds the hosts of a summary made by another run (batch --merge): the
- * shards of a job array become one fleet. */
-void fleet_merge(struct fleet *f, const struct json *summary);
+/* Bounds on a summary line read back (batch --merge). */
+#define FLEET_LINE_MAX (256 << 20) /* @@ bytes in a line */
+#define FLEET_ITEM_MAX (1 << 20) /* @@ bytes in one host or diagnosis */
+#define FLEET_ITEMS_MAX 1000000 /* @@ hosts (or diagnoses) in a line */
+
+/* Adds the hosts of a summary line made by another run (batch --merge,
+ * {"fleet": {...}}): the shards of a job array become one fleet.  The
+ * line is read as a stream and each host parsed on its own, so memory
+ * follows the largest host, not the line; every item must be an object
+ * with its key (a host's "path", a diagnosis's "id").  Returns 0, or a
+ * negative errno with a message in err. */
+int fleet_merge_line(struct fleet *f, const char *line, size_t len, char *err,
+		     size_t errsize);
 
 /* The entry of the last host added, as in the summary's hosts (owned). */
 struct json *fleet_last_host(const struct fleet *f);

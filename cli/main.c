@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/commands.h"
+#include "cli/deadline.h"
 #include "cli/options.h"
 #include "cli/term.h"
 #include "collectors/parsers/formats.h"
@@ -25,8 +26,9 @@ struct command_entry {
 };
 
 /* Options of every command that runs an analysis. */
-#define OPTS_ANALYSIS \
-	(OPT(RULES) | OPT(ANSWER) | OPT(ANSWERS) | OPT(TIMEOUT) | OPT(JSON))
+#define OPTS_ANALYSIS                                                   \
+	(OPT(RULES) | OPT(ANSWER) | OPT(ANSWERS) | OPT(TIMEOUT) | OPT(JSON) | \
+	 OPT(DEADLINE))
 #define OPTS_GUIDE                                                            \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
 	 OPT(PERFTEST))
@@ -145,7 +147,7 @@ static const struct command_entry commands[] = {
 	  "  Example: rdmadoctor collect -o /tmp/node07.tar.gz\n"
 	  "           rdmadoctor analyze /tmp/node07.tar.gz",
 	  OPT(JSON) | OPT(PRETTY) | OPT(OUTPUT) | OPT(ROOT) | OPT(TIMEOUT) |
-		  OPT(PERFTEST) | OPT(RULES),
+		  OPT(PERFTEST) | OPT(RULES) | OPT(DEADLINE),
 	  NULL, 0 },
 	{ "facts", cmd_facts, "facts [--root DIR] [PATH...]",
 	  "Print the fact base the rules would see: collected facts with the file and\n"
@@ -206,6 +208,8 @@ static void usage(FILE *out)
 		"      --origin      rules list: the file each rule comes from\n"
 		"      --nhc         check: NHC's one-line failure format, for health checks\n"
 		"      --perftest    check, collect: also run a loopback ib_write_bw\n"
+		"      --deadline S  check, analyze, batch, collect: stop the whole run\n"
+		"                    after S seconds, its tools and workers too (exit 2)\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
 		"  -V, --version     print the version\n"
 		"\n"
@@ -382,6 +386,7 @@ int main(int argc, char **argv)
 	/* Colour is decided once, for standard output, from --color: no
 	 * command or second analysis decides it again. */
 	term_init(stdout, o.color);
+	deadline_arm(o.deadline_s);
 	rc = cmd->run(&o);
 out:
 	options_release(&o);

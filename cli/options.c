@@ -12,6 +12,7 @@
 #include "engine/xalloc.h"
 
 #define TIMEOUT_MAX_S 3600 /* @@ */
+#define DEADLINE_MAX_S 86400 /* @@ */
 #define JOBS_MAX 1024 /* processes batch runs at once */
 #define DEFAULT_TIMEOUT_MS 10000 /* a tool's time on a live host */
 
@@ -174,6 +175,19 @@ static int set(struct options *o, enum option_id id, const char *arg)
 		break;
 	case OPTION_MERGE:
 		o->merge = true;
+		break;
+	case OPTION_DEADLINE:
+		t = strtod(arg, &end);
+		if (*end || end == arg || t < 1 || t > DEADLINE_MAX_S ||
+		    t != (double)(unsigned)t) {
+			char max[16];
+
+			snprintf(max, sizeof(max), "%d", DEADLINE_MAX_S);
+			return usage_error(
+				"--deadline takes whole seconds between 1 and %s, not '%s'",
+				max, arg);
+		}
+		o->deadline_s = (unsigned)t;
 		break;
 	case OPTION_TIMEOUT:
 		t = strtod(arg, &end);

@@ -37,7 +37,8 @@ struct answers;
 	X(MARKDOWN, "markdown", 0, 1) \
 	X(NHC, "nhc", 0, 0)           \
 	X(MERGE, "merge", 0, 0)       \
-	X(PERFTEST, "perftest", 0, 0)
+	X(PERFTEST, "perftest", 0, 0) \
+	X(DEADLINE, "deadline", 0, 1)
 
 enum option_id {
 #define X(id, name, letter, arg) OPTION_##id,
@@ -64,6 +65,7 @@ struct options {
 	bool quiet; /* no progress lines */
 	bool origin; /* rules list --origin */
 	bool perftest; /* check/collect --perftest */
+	unsigned deadline_s; /* --deadline: the whole run, 0 for none */
 	const char *root;
 	const char *output; /* collect -o */
 	const char **rules; /* --rules, in order */

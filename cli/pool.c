@@ -27,6 +27,19 @@ struct worker {
 	struct strbuf out;
 };
 
+/* The running pool's workers, where a signal handler may read them. */
+static struct worker *volatile live_ws;
+static volatile size_t live_nws;
+
+void pool_kill_all(void)
+{
+	struct worker *ws = live_ws;
+
+	for (size_t i = 0; ws && i < live_nws; i++)
+		if (ws[i].pid > 0)
+			kill(ws[i].pid, SIGKILL);
+}
+
 /* A finished task waiting for its turn to be delivered. */
 struct finished {
 	bool ready;
@@ -259,6 +272,8 @@ int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	live_nws = p.nws;
+	live_ws = p.ws;
 	while (delivered < ntasks) {
 		for (size_t i = 0; i < p.nws && next < ntasks && !stop_signal;
 		     i++) {
@@ -290,6 +305,7 @@ int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	live_ws = NULL;
 	free(p.fin);
 	free(p.pfd_worker);
 	free(p.pfd);

@@ -47,6 +47,10 @@ struct pool_opts {
  * in *signo when signo is not NULL). */
 int pool_run(size_t ntasks, const struct pool_opts *o, int *signo);
 
+/* Kills every worker of the running pool (SIGKILL).  Async-signal-safe:
+ * for --deadline's handler. */
+void pool_kill_all(void);
+
 /* Writes all n bytes of s to fd (a task's result pipe).  Returns 0, or
  * -1 when the reader has gone. */
 int pool_write(int fd, const char *s, size_t n);

@@ -1,8 +1,11 @@
-/* Atomic snapshot files. */
+/* Output files written atomically and never over anything but a regular
+ * file. */
 #include "cli/savefile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,50 +29,129 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-static int write_file(const char *path, const char *text, struct diag *d)
+static const char *kind_of(mode_t m)
 {
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
-	mode_t mask = umask(0);
-	int fd, err = 0;
+	static const struct {
+		mode_t type;
+		const char *name;
+	} kinds[] = {
+		{ S_IFLNK, "a symbolic link" },	  { S_IFCHR, "a character device" },
+		{ S_IFBLK, "a block device" },	  { S_IFIFO, "a FIFO" },
+		{ S_IFSOCK, "a socket" },	  { S_IFDIR, "a directory" },
+	};
 
-	umask(mask);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		diag_error(d, "%s: cannot write: %s", path, strerror(-err));
-		free(tmp);
-		return err;
-	}
-	err = write_all(fd, text, strlen(text));
-	if (!err && fchmod(fd, 0666 & ~mask))
-		err = -errno;
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err) {
-		unlink(tmp);
-		diag_error(d, "%s: cannot write: %s", path, strerror(-err));
-	}
-	free(tmp);
-	return err;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((m & S_IFMT) == kinds[i].type)
+			return kinds[i].name;
+	return "not a regular file";
 }
 
-int savefile_write_text(const char *path, const char *text, struct diag *d)
+/* 0 when path is absent or a regular file; -EEXIST after reporting what
+ * else is there. */
+static int check_target(const char *path, struct diag *d)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		diag_error(d, "%s: cannot write: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	diag_error(d,
+		   "%s: refusing to replace it: it is %s, not a regular file",
+		   path, kind_of(st.st_mode));
+	return -EEXIST;
+}
+
+/* "dir/.name.XXXXXX" beside path. */
+static char *temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xasprintf(".%s.XXXXXX", path);
+	return xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path,
+			 slash + 1);
+}
+
+static int commit(const char *path, mode_t mode, savefile_fill_fn fill,
+		  void *ctx, struct diag *d)
+{
+	char err[256] = "", *tmp;
+	mode_t mask = umask(0);
+	int fd, rc;
+
+	umask(mask);
+	rc = check_target(path, d);
+	if (rc)
+		return rc;
+	tmp = temp_name(path);
+	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		rc = -errno;
+		diag_error(d, "%s: cannot write: %s", path, strerror(-rc));
+		free(tmp);
+		return rc;
+	}
+	if (fchmod(fd, mode & ~mask))
+		rc = -errno;
+	if (!rc)
+		rc = fill(fd, ctx, err, sizeof(err));
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	/* Again just before the rename: something put there meanwhile
+	 * is not replaced either. */
+	if (!rc && (rc = check_target(path, d))) {
+		unlink(tmp);
+		free(tmp);
+		return rc;
+	}
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		diag_error(d, "%s: cannot write: %s", path,
+			   err[0] ? err : strerror(-rc));
+	}
+	free(tmp);
+	return rc;
+}
+
+int savefile_commit(const char *path, mode_t mode, savefile_fill_fn fill,
+		    void *ctx, struct diag *d)
 {
 	sigset_t hold, old;
-	int err;
+	int rc;
 
 	sigemptyset(&hold);
 	sigaddset(&hold, SIGINT);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &hold, &old);
-	err = write_file(path, text, d);
+	rc = commit(path, mode, fill, ctx, d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return err;
+	return rc;
+}
+
+static int fill_text(int fd, void *ctx, char *err, size_t errsize)
+{
+	const char *text = ctx;
+	int rc = write_all(fd, text, strlen(text));
+
+	if (rc)
+		snprintf(err, errsize, "%s", strerror(-rc));
+	return rc;
+}
+
+int savefile_write_text(const char *path, const char *text, struct diag *d)
+{
+	return savefile_commit(path, SAVEFILE_MODE_REPORT, fill_text,
+			       (void *)text, d);
 }
 
 int savefile_write(const struct analysis *a, const char *path, struct diag *d)
@@ -81,7 +163,9 @@ int savefile_write(const struct analysis *a, const char *path, struct diag *d)
 
 	json_free(j);
 	free(text);
-	err = savefile_write_text(path, with_newline, d);
+	/* A fact file holds what the host's logs said: private. */
+	err = savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_text,
+			      with_newline, d);
 	free(with_newline);
 	return err;
 }

@@ -1,18 +1,40 @@
-/* --save: the host's facts and the session's answers as a fact file that
- * 'rdmadoctor analyze' reads back into the same diagnoses. */
+/* Output files (--save, --html, collect -o): every one is written to a
+ * fresh temporary file beside its target and renamed into place, and
+ * nothing that is not a regular file is ever replaced. */
 #ifndef RD_SAVEFILE_H
 #define RD_SAVEFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
 
 #include "analysis/analysis.h"
 #include "engine/diag.h"
 
-/* Writes the snapshot of a to path atomically: a temporary file beside
- * it, renamed over path once complete, with SIGINT, SIGTERM and SIGHUP
- * held off meanwhile, so that an interrupt leaves the old file or the new
- * one and never a part.  Returns 0, or -errno after reporting to d. */
+/* File modes by content: a report anyone may read (still narrowed by the
+ * umask), and a snapshot that holds the host's logs. */
+#define SAVEFILE_MODE_REPORT 0666
+#define SAVEFILE_MODE_PRIVATE 0600
+
+/* Fills the temporary file fd (borrowed; the caller closes it).  Returns
+ * 0, or a negative errno with a message in err. */
+typedef int (*savefile_fill_fn)(int fd, void *ctx, char *err, size_t errsize);
+
+/* Writes path atomically: refuses (-EEXIST after reporting to d) when
+ * something other than a regular file is at path (a device, a FIFO, a
+ * symlink, a directory); otherwise creates a temporary file in path's
+ * directory with mkstemp (O_EXCL, and O_NOFOLLOW), gives it mode (less
+ * the umask), lets fill write it, syncs it and renames it over path.
+ * SIGINT, SIGTERM and SIGHUP are held off meanwhile, so an interrupt
+ * leaves the old file or the new one and never a part or a stray
+ * temporary.  Returns 0, or a negative errno after reporting to d. */
+int savefile_commit(const char *path, mode_t mode, savefile_fill_fn fill,
+		    void *ctx, struct diag *d);
+
+/* Writes the snapshot of a to path (--save) the same way.  Returns 0, or
+ * -errno after reporting to d. */
 int savefile_write(const struct analysis *a, const char *path, struct diag *d);
-/* Writes text to path the same atomic way (--html).  Returns 0, or -errno
- * after reporting to d. */
+/* Writes text to path the same way (--html), mode 0666 less the umask.
+ * Returns 0, or -errno after reporting to d. */
 int savefile_write_text(const char *path, const char *text, struct diag *d);
 
 #endif

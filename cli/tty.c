@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "cli/term.h"
+#include "collectors/sources/run.h"
 #include "engine/xalloc.h"
 
 /* Window assumed when the terminal does not say, and the smallest one the
@@ -68,6 +69,7 @@ static void put_raw(int fd, const char *s)
  * does what it would have done. */
 static void on_signal(int sig)
 {
+	run_kill_all(); /* no tool outlives the interrupt */
 	if (sig_fd >= 0) {
 		if (sig_progress)
 			put_raw(sig_fd, "\r\033[K");

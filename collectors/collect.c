@@ -427,7 +427,99 @@ static bool compressed(const struct fetch *f)
 				       "\xfd"
 				       "7zXZ\0",
 				       6)) ||
-	       (f->len >= 3 && !memcmp(p, "BZh", 3));
+	       (f->len >= 3 && !memcmp(p, "BZh", 3)) ||
+	       (f->len >= 4 && !memcmp(p, "\x28\xb5\x2f\xfd", 4)) || /* zstd */
+	       (f->len >= 4 && !memcmp(p, "\x04\x22\x4d\x18", 4)); /* lz4 */
+}
+
+/* Appends code point c as UTF-8. */
+static void put_utf8(struct strbuf *sb, unsigned c)
+{
+	char b[4];
+	size_t n;
+
+	if (c < 0x80) {
+		b[0] = (char)c;
+		n = 1;
+	} else if (c < 0x800) {
+		b[0] = (char)(0xc0 | c >> 6);
+		b[1] = (char)(0x80 | (c & 0x3f));
+		n = 2;
+	} else if (c < 0x10000) {
+		b[0] = (char)(0xe0 | c >> 12);
+		b[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+		b[2] = (char)(0x80 | (c & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (char)(0xf0 | c >> 18);
+		b[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+		b[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+		b[3] = (char)(0x80 | (c & 0x3f));
+		n = 4;
+	}
+	sb_add(sb, b, n);
+}
+
+/* UTF-16 (after its byte order mark) to UTF-8; a lone surrogate becomes
+ * U+FFFD. */
+static char *utf16_to_utf8(const unsigned char *p, size_t len, bool big,
+			   size_t *outlen)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		unsigned u = big ? (unsigned)p[i] << 8 | p[i + 1] :
+				   (unsigned)p[i + 1] << 8 | p[i];
+
+		if (u >= 0xd800 && u < 0xdc00 && i + 3 < len) {
+			unsigned lo = big ? (unsigned)p[i + 2] << 8 | p[i + 3] :
+					    (unsigned)p[i + 3] << 8 | p[i + 2];
+
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				put_utf8(&sb, 0x10000 + ((u - 0xd800) << 10) +
+						      (lo - 0xdc00));
+				i += 2;
+				continue;
+			}
+		}
+		put_utf8(&sb, u >= 0xd800 && u < 0xe000 ? 0xfffd : u);
+	}
+	*outlen = sb.len;
+	return sb_detach(&sb);
+}
+
+/* Text as Windows tools and editors save it, where it enters: a UTF-8
+ * byte order mark is dropped, UTF-16 with its mark becomes UTF-8 (the
+ * whole file is read for it), UTF-32 is refused by that name.  Returns 0,
+ * or -EINVAL after reporting to run->d. */
+static int text_to_utf8(struct collect_run *run, const char *path, int *fd,
+			struct fetch *f)
+{
+	const unsigned char *p = (const unsigned char *)f->data;
+	char *text;
+	size_t len;
+
+	if (f->len >= 4 && (!memcmp(p, "\xff\xfe\0\0", 4) ||
+			    !memcmp(p, "\0\0\xfe\xff", 4))) {
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
+			"UTF-32 text, which rdmadoctor does not read; convert it with: iconv -f UTF-32 -t UTF-8");
+		return -EINVAL;
+	}
+	if (f->len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3)) {
+		fetch_replace(f, xstrndup(f->data + 3, f->len - 3), f->len - 3);
+		return 0;
+	}
+	if (f->len < 2 || !((p[0] == 0xff && p[1] == 0xfe) ||
+			    (p[0] == 0xfe && p[1] == 0xff)))
+		return 0;
+	if (*fd >= 0) {
+		read_rest(*fd, f);
+		*fd = -1;
+		p = (const unsigned char *)f->data;
+	}
+	text = utf16_to_utf8(p + 2, f->len - 2, p[0] == 0xfe, &len);
+	fetch_replace(f, text, len);
+	return 0;
 }
 
 static int decompress_loose(struct collect_run *run, const char *path,
@@ -451,6 +543,27 @@ static void known_kinds(struct strbuf *sb)
 {
 	for (size_t i = 0; i < format_count(); i++)
 		sb_printf(sb, "%s%s", i ? ", " : "", format_at(i)->name);
+}
+
+/* What the start of a file that no format claims looks like, for the
+ * message: empty, binary, or its first line. */
+static void what_was_seen(struct strbuf *sb, const struct fetch *f)
+{
+	size_t head = f->len < 4096 ? f->len : 4096, line = 0;
+
+	if (!f->len) {
+		sb_puts(sb, "the file is empty");
+		return;
+	}
+	if (memchr(f->data, '\0', head)) {
+		sb_puts(sb, "the file holds binary data, not text");
+		return;
+	}
+	while (line < head && line < 60 && f->data[line] != '\n')
+		line++;
+	sb_puts(sb, "it begins '");
+	text_sanitize(sb, f->data, line, 60);
+	sb_puts(sb, "'");
 }
 
 int collect_file(struct collect_run *run, const char *path, const char *format)
@@ -485,14 +598,24 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		if (decompress_loose(run, path, &f))
 			return -EINVAL;
 	}
+	if (text_to_utf8(run, path, &fd, &f)) {
+		if (fd >= 0)
+			close(fd);
+		fetch_release(&f);
+		return -EINVAL;
+	}
 	if (!fmt && !(fmt = format_detect(f.data, f.len, &score))) {
 		struct strbuf sb = STRBUF_INIT;
 
+		struct strbuf seen = STRBUF_INIT;
+
 		known_kinds(&sb);
+		what_was_seen(&seen, &f);
 		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s",
-			path, sb_str(&sb));
+			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s (%s)",
+			path, sb_str(&sb), sb_str(&seen));
 		sb_release(&sb);
+		sb_release(&seen);
 		if (fd >= 0)
 			close(fd);
 		fetch_release(&f);

@@ -61,8 +61,10 @@ struct engine {
 	uint32_t *asserted_by; /* fact id -> firing id */
 	size_t capasserted;
 	bool *fired; /* per rule */
+	size_t *matched; /* per rule: activations made */
 	int *stratum; /* per rule: fires after lower strata */
 	size_t max_firings;
+	size_t max_matches; /* per rule */
 	struct engine_stats stats;
 	uint32_t sym_answer, sym_question;
 	bool started; /* the first full match has run */
@@ -149,7 +151,9 @@ struct engine *engine_new(const struct rule_set *rs, struct fact_base *fb,
 	e->d = d;
 	e->nrules = rule_set_count(rs);
 	e->fired = xcalloc(e->nrules ? e->nrules : 1, sizeof(bool));
+	e->matched = xcalloc(e->nrules ? e->nrules : 1, sizeof(size_t));
 	e->max_firings = ENGINE_DEFAULT_MAX_FIRINGS;
+	e->max_matches = ENGINE_DEFAULT_MAX_MATCHES;
 	e->sym_answer = sym_intern_cstr("answer");
 	e->sym_question = sym_intern_cstr("question");
 	e->alpha = alpha_net_new(rs);
@@ -173,6 +177,7 @@ void engine_free(struct engine *e)
 	for (size_t i = 0; i < e->nheap; i++)
 		free_activation(e->heap[i]);
 	free(e->heap);
+	free(e->matched);
 	free(e->refr);
 	free(e->refr_facts);
 	for (size_t i = 0; i < e->nfirings; i++) {
@@ -189,6 +194,11 @@ void engine_free(struct engine *e)
 void engine_set_max_firings(struct engine *e, size_t max)
 {
 	e->max_firings = max;
+}
+
+void engine_set_max_matches(struct engine *e, size_t max)
+{
+	e->max_matches = max;
 }
 
 /* ---- agenda: salience first, then the order activations arose ---- */
@@ -391,13 +401,32 @@ static void match_alloc(const struct rule *r, struct activation *a)
 	a->bound = (bool *)(a->facts + r->npatterns);
 }
 
+/* A rule whose conditions share no variable matches the cross product
+ * of their facts: every rule, asserting or diagnose-only, is held to the
+ * firing cap in matches too, and the run stops with an error. */
+static void too_many_matches(struct engine *e, const struct rule *r)
+{
+	e->overflow = true;
+	diag_error(
+		e->d,
+		"rule '%s' (%s:%d) matched more than %zu times; its conditions probably share no variable (a cross product of their facts)",
+		r->id, r->file, r->line, e->max_matches);
+}
+
 static void activate(struct join *j)
 {
 	const struct rule *r = j->r;
 	struct activation *a;
 
+	if (j->e->overflow)
+		return;
+	if (j->e->matched[j->ri] >= j->e->max_matches) {
+		too_many_matches(j->e, r);
+		return;
+	}
 	if (!refraction_add(j->e, j->ri, j->facts, r->npatterns))
 		return;
+	j->e->matched[j->ri]++;
 	a = xcalloc(1, sizeof(*a));
 	a->rule = j->ri;
 	a->salience = r->salience;
@@ -440,7 +469,7 @@ static void join_step(struct join *j, size_t step)
 	} else {
 		ids = candidates(j, p, &n);
 	}
-	for (size_t k = 0; k < n && !j->found; k++) {
+	for (size_t k = 0; k < n && !j->found && !j->e->overflow; k++) {
 		const struct fact *f = fact_base_get(j->e->fb, ids[k]);
 		size_t mark = j->b.ntrail;
 		int rc;
@@ -675,9 +704,11 @@ static void report_runaway(struct engine *e)
 int engine_run(struct engine *e)
 {
 	if (!e->started) {
-		for (uint32_t i = 0; i < e->nrules; i++)
+		for (uint32_t i = 0; i < e->nrules && !e->overflow; i++)
 			run_join(e, i, -1, 0, NULL, false);
 		e->started = true;
+		if (e->overflow)
+			return -E2BIG;
 	}
 	while (e->nheap) {
 		struct activation *a = heap_pop(e);

@@ -27,6 +27,9 @@ struct firing {
 struct engine;
 
 #define ENGINE_DEFAULT_MAX_FIRINGS 100000 /* @@ */
+/* Matches one rule may make, asserting or diagnose-only: a rule whose
+ * conditions share no variable matches a cross product. */
+#define ENGINE_DEFAULT_MAX_MATCHES ENGINE_DEFAULT_MAX_FIRINGS
 /* Longest text an assertion may build from its template. */
 #define ENGINE_VALUE_MAX 4096 /* @@ */
 
@@ -36,12 +39,13 @@ struct engine *engine_new(const struct rule_set *rs, struct fact_base *fb,
 			  struct diag *d);
 void engine_free(struct engine *e);
 void engine_set_max_firings(struct engine *e, size_t max);
+void engine_set_max_matches(struct engine *e, size_t max);
 
 /* Matches and fires until no activation is left.  Returns 0, or -ELOOP
  * after reporting a chain that passed the firing cap, which counts the
  * firings of rules that assert facts (only those can make a chain run
  * forever), or -E2BIG after reporting an assertion whose value grew past
- * ENGINE_VALUE_MAX.  A regex that hit its
+ * ENGINE_VALUE_MAX or a rule that matched more than the match cap.  A regex that hit its
  * match limit is reported to d and counts as a failed test. */
 int engine_run(struct engine *e);
 

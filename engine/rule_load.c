@@ -521,6 +521,7 @@ static struct rule *parse_rule(struct rule_loader *L, const struct ynode *n)
 		goto fail;
 	}
 	rule_vars_warn_unused(r, L->doc, L->d);
+	rule_vars_warn_cross(r, L->doc, L->d);
 	return r;
 fail:
 	L->failed = true;

@@ -2,9 +2,11 @@
 #include "engine/rule_vars.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/symbol.h"
 #include "engine/xalloc.h"
 
 static bool binds(const struct test *t)
@@ -210,6 +212,88 @@ void rule_vars_warn_unused(const struct rule *r, const struct ydoc *doc,
 	}
 	free(uses_of);
 	free((void *)first);
+}
+
+/* Whether a condition picks facts by a constant (name: X): it then
+ * matches a few facts of its kind, not all of them. */
+static bool picks_by_constant(const struct pattern *p)
+{
+	for (size_t j = 0; j < p->ntests; j++)
+		if (p->tests[j].op == OP_EQ &&
+		    p->tests[j].rhs.type == OPERAND_CONST)
+			return true;
+	return false;
+}
+
+static size_t find_root(size_t *parent, size_t i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+/* Joins pattern i's set with the pattern that first used each of its
+ * variables. */
+static void join_vars(const struct pattern *p, size_t i, size_t *parent,
+		      size_t *owner)
+{
+	for (size_t j = 0; j < p->ntests; j++) {
+		const struct test *t = &p->tests[j];
+		int nv = (t->rhs.type == OPERAND_VAR) + t->ncaptures;
+
+		for (int k = 0; k < nv; k++) {
+			int v = k < t->ncaptures ? t->capture_var[k] : t->rhs.var;
+
+			if (owner[v] == SIZE_MAX)
+				owner[v] = i;
+			else
+				parent[find_root(parent, i)] =
+					find_root(parent, owner[v]);
+		}
+	}
+}
+
+void rule_vars_warn_cross(const struct rule *r, const struct ydoc *doc,
+			  struct diag *d)
+{
+	size_t *parent = xcalloc(r->npatterns ? r->npatterns : 1,
+				 sizeof(*parent));
+	size_t *owner = xcalloc(r->nvars ? r->nvars : 1, sizeof(*owner));
+
+	for (size_t v = 0; v < r->nvars; v++)
+		owner[v] = SIZE_MAX;
+	for (size_t i = 0; i < r->npatterns; i++)
+		parent[i] = i;
+	for (size_t i = 0; i < r->npatterns; i++)
+		if (r->patterns[i].type == PATTERN_MATCH)
+			join_vars(&r->patterns[i], i, parent, owner);
+	/* Two conditions on one kind, neither picking by a constant, that no
+	 * variable links: N facts of that kind give N x N matches (N^k for k
+	 * such conditions). */
+	for (size_t i = 0; i < r->npatterns; i++) {
+		const struct pattern *p = &r->patterns[i];
+
+		if (p->type != PATTERN_MATCH || picks_by_constant(p))
+			continue;
+		for (size_t k = 0; k < i; k++) {
+			const struct pattern *q = &r->patterns[k];
+			struct ynode n = { 0 };
+
+			if (q->type != PATTERN_MATCH || q->kind != p->kind ||
+			    picks_by_constant(q) ||
+			    find_root(parent, k) == find_root(parent, i))
+				continue;
+			n.line = p->line;
+			n.col = p->col;
+			ydoc_report(
+				doc, d, DIAG_WARNING, &n,
+				"rule '%s': this condition and the one at line %d both match '%s' facts and share no variable, so the rule matches every pair of them (a cross product; the engine stops it at its firing cap)",
+				r->id, q->line, sym_str(p->kind));
+			break;
+		}
+	}
+	free(parent);
+	free(owner);
 }
 
 void rule_vars_keep_list(struct rule *r, struct value_list *l)

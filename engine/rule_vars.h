@@ -17,6 +17,12 @@ int rule_vars_analyse(struct rule *r, const struct ydoc *doc, struct diag *d);
 bool rule_vars_bound(const struct rule *r, int slot);
 /* Warns about variables that are bound once and never used again (names
  * starting with '_' are exempt). */
+/* Warns (into d) about each condition that matches the same kind of fact
+ * as an earlier one, neither picking facts by a constant, and shares no
+ * variable with it, directly or through other conditions: the rule then
+ * matches their cross product. */
+void rule_vars_warn_cross(const struct rule *r, const struct ydoc *doc,
+			  struct diag *d);
 void rule_vars_warn_unused(const struct rule *r, const struct ydoc *doc,
 			   struct diag *d);
 /* The rule takes ownership of a constant list. */

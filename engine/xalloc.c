@@ -2,6 +2,7 @@
 #include "engine/xalloc.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,10 +79,16 @@ void xgrow(void *items, size_t *cap, size_t need, size_t elem)
 	void **p = items;
 	size_t n = *cap ? *cap : XGROW_FIRST;
 
+	size_t bytes;
+
 	if (need <= *cap)
 		return;
-	while (n < need)
-		n *= 2;
-	*p = xrealloc(*p, n * elem);
+	while (n < need) {
+		if (__builtin_mul_overflow(n, 2, &n))
+			n = need; /* no doubling left: exactly what is needed */
+	}
+	if (__builtin_mul_overflow(n, elem, &bytes))
+		oom(SIZE_MAX);
+	*p = xrealloc(*p, bytes);
 	*cap = n;
 }

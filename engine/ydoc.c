@@ -3,10 +3,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "engine/strbuf.h"
@@ -22,6 +25,8 @@ struct ydoc {
 	size_t len;
 	struct ynode *root;
 	size_t nodes;
+	size_t *line_at; /* offsets of line starts, made at the first report */
+	size_t nlines;
 };
 
 struct builder {
@@ -54,6 +59,7 @@ void ydoc_free(struct ydoc *doc)
 	free_node(doc->root);
 	free(doc->name);
 	free(doc->text);
+	free(doc->line_at);
 	free(doc);
 }
 
@@ -67,19 +73,34 @@ const char *ydoc_name(const struct ydoc *doc)
 	return doc->name;
 }
 
+/* The offsets of the document's line starts: one pass over the text, so
+ * that a report per line costs the same on line 100000 as on line 1. */
+static void index_lines(struct ydoc *doc)
+{
+	size_t cap = 0;
+
+	xgrow(&doc->line_at, &cap, 1, sizeof(*doc->line_at));
+	doc->line_at[doc->nlines++] = 0;
+	for (size_t i = 0; i < doc->len; i++)
+		if (doc->text[i] == '\n') {
+			xgrow(&doc->line_at, &cap, doc->nlines + 1,
+			      sizeof(*doc->line_at));
+			doc->line_at[doc->nlines++] = i + 1;
+		}
+}
+
 /* The text of a 1-based line, copied into an owned string. */
 static char *line_text(const struct ydoc *doc, int line)
 {
-	const char *p = doc->text, *end = doc->text + doc->len, *nl;
+	const char *p, *end = doc->text + doc->len, *nl;
 
-	if (line < 1)
+	if (line < 1 || !doc->text)
 		return NULL;
-	while (--line > 0) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-	}
+	if (!doc->line_at) /* a cache: the document itself is unchanged */
+		index_lines((struct ydoc *)doc);
+	if ((size_t)line > doc->nlines)
+		return NULL;
+	p = doc->text + doc->line_at[line - 1];
 	nl = memchr(p, '\n', (size_t)(end - p));
 	if (!nl)
 		nl = end;
@@ -328,12 +349,33 @@ struct ydoc *ydoc_load_file(const char *path, const char *name, struct diag *d)
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	struct ydoc *doc;
-	FILE *fp = fopen(path, "rb");
+	struct stat st;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *fp;
 	size_t n;
 
+	if (fd < 0) {
+		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
+			"cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
+			"not a regular file (%s); rule, kb and answer files must be regular files",
+			S_ISFIFO(st.st_mode) ? "a FIFO" :
+			S_ISDIR(st.st_mode)  ? "a directory" :
+			S_ISCHR(st.st_mode)  ? "a character device" :
+			S_ISSOCK(st.st_mode) ? "a socket" :
+					       "a special file");
+		close(fd);
+		return NULL;
+	}
+	fp = fdopen(fd, "rb");
 	if (!fp) {
 		diag_at(d, DIAG_ERROR, name ? name : path, 0, 0, NULL,
 			"cannot open: %s", strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 OUT=$1
 rm -rf "$OUT"
 mkdir -p "$OUT/parse" "$OUT/detect" "$OUT/log" "$OUT/rules" "$OUT/kb" \
-	"$OUT/archive" "$OUT/version"
+	"$OUT/archive" "$OUT/version" "$OUT/members" "$OUT/writers"
 FX=tests/fixtures
 S=$FX/samples
 n=0
@@ -85,4 +85,14 @@ printf '\000%s\n%s' 1:2.3~rc1-4 2.3^git1-4 > "$v/generic"
 for d in fuzz/regress/*/; do
 	cp "$d"* "$OUT/$(basename "$d")/"
 done
+# members: recipes (type, repeat, fragment length, content length, the
+# fragment): a name of 512 components, many siblings, links among them.
+printf '\000\377\002\010ab\001\020\001\000d\002\000\001\000l\040\200\001\004s' > "$OUT/members/deep"
+printf '\040\377\000\020\000\000\000\000' > "$OUT/members/many"
+# writers: a file, over a regular file, a FIFO, a symlink, a directory.
+for k in 0 1 2 3 4; do
+	printf "\\00$k""name\\nreport text\\n" > "$OUT/writers/w$k"
+done
+
 echo "seeds: $(find "$OUT" -type f | wc -l) files in $OUT"
+

@@ -8,7 +8,8 @@ PKGS="gcc make pkg-config libyaml-dev libpcre2-dev libjson-c-dev
 libarchive-dev libibverbs-dev libcmocka-dev ibverbs-providers ibverbs-utils
 infiniband-diags xz-utils bzip2 gzip tar valgrind clang libclang-rt-14-dev sosreport
 python3 python3-yaml python3-jsonschema
-tmux kmod clips jq chromium fonts-dejavu-core ripgrep"
+tmux kmod clips jq chromium fonts-dejavu-core ripgrep
+time procps zstd lz4"
 
 missing=""
 for p in $PKGS; do

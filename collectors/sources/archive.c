@@ -156,7 +156,15 @@ static int read_member(struct archive *a, int64_t declared, uint64_t *total,
 	       ARCHIVE_OK) {
 		if (offset < 0 || (uint64_t)offset < at)
 			return -EIO; /* out of order */
-		*total += (uint64_t)offset - at + size;
+		/* A hole costs only what of it is kept (zeros in c). */
+		*total += size;
+		if (at < c->keep) {
+			uint64_t upto = (uint64_t)offset < c->keep ?
+						(uint64_t)offset :
+						c->keep;
+
+			*total += upto - at;
+		}
 		if (*total > total_max)
 			return -E2BIG;
 		at = (uint64_t)offset + size;
@@ -179,6 +187,7 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_gnutar(a);
+	archive_read_support_format_zip(a); /* a report zipped on Windows */
 	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errsize, "%s", archive_error_string(a));
 		archive_read_free(a);
@@ -215,12 +224,20 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 					 archive_error_string(a) ?
 						 archive_error_string(a) :
 						 "read error");
+			if (rc == -EIO && c.data) {
+				/* What was read of it is evidence, cut short. */
+				c.data[c.len] = '\0';
+				if (!fn(ctx, &m, c.data, c.len, ARCHIVE_CUT_SHORT))
+					rc = -EIO;
+				break;
+			}
 			if (rc) {
 				free(c.data);
 				break;
 			}
 		}
-		rc = fn(ctx, &m, c.data, c.len, c.truncated);
+		rc = fn(ctx, &m, c.data, c.len,
+			c.truncated ? ARCHIVE_CUT_CAP : ARCHIVE_WHOLE);
 		if (rc)
 			break;
 	}
@@ -234,7 +251,7 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 	return rc;
 }
 
-int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
+int archive_write_tgz(int fd, const struct archive_out *m, size_t n,
 		      char *err, size_t errsize)
 {
 	struct archive *a = archive_write_new();
@@ -244,7 +261,7 @@ int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
 
 	archive_write_add_filter_gzip(a);
 	archive_write_set_format_pax_restricted(a);
-	if (archive_write_open_filename(a, path) != ARCHIVE_OK) {
+	if (archive_write_open_fd(a, fd) != ARCHIVE_OK) {
 		snprintf(err, errsize, "%s", archive_error_string(a));
 		rc = -EIO;
 		goto out;
@@ -306,6 +323,12 @@ bool archive_looks_like(const char *path)
 	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
 		return true;
 	if (n >= 3 && !memcmp(h, "BZh", 3))
+		return true;
+	if (n >= 4 && !memcmp(h, "\x28\xb5\x2f\xfd", 4)) /* zstd */
+		return true;
+	if (n >= 4 && !memcmp(h, "\x04\x22\x4d\x18", 4)) /* lz4 frame */
+		return true;
+	if (n >= 4 && !memcmp(h, "PK\x03\x04", 4)) /* zip */
 		return true;
 	return n >= 262 && !memcmp(h + 257, "ustar", 5);
 }

@@ -31,18 +31,29 @@ struct archive_member {
  * of it to keep (0: none; the content is then read past, never stored). */
 typedef size_t (*archive_keep_fn)(void *ctx, const struct archive_member *m);
 
+/* How much of a member's content fn receives. */
+enum archive_cut {
+	ARCHIVE_WHOLE,
+	ARCHIVE_CUT_CAP, /* more bytes existed than were kept */
+	ARCHIVE_CUT_SHORT, /* the archive ended or broke inside the member */
+};
+
 /* Called for each member with its content (files only; NULL otherwise or
  * when none was kept).  data is malloc'ed, NUL-terminated and passes to
- * the callee; truncated says more bytes existed than were kept.  A
- * non-zero return stops the walk and is returned. */
+ * the callee.  A member cut short is handed over with what was read of
+ * it, and the walk then fails (-EIO).  A non-zero return stops the walk
+ * and is returned. */
 typedef int (*archive_member_fn)(void *ctx, const struct archive_member *m,
-				 char *data, size_t len, bool truncated);
+				 char *data, size_t len, enum archive_cut cut);
 
-/* Walks a tar archive (compressed with gzip, xz, bzip2 or not at all) in
+/* Walks a tar archive (compressed with gzip, xz, bzip2, zstd, lz4 or not
+ * at all), or a zip archive, in
  * one streaming pass, nothing extracted to disk, keeping of each member
  * what keep says; content is copied once, from the decompressor into the
  * buffer fn receives.  More than total_max bytes of content in all is
- * refused (-E2BIG), which stops decompression bombs.  Returns 0, the
+ * refused (-E2BIG), which stops decompression bombs; the holes of a
+ * sparse member cost nothing to read past, and count only where they are
+ * kept.  Returns 0, the
  * callback's value, or a negative errno with a message in err (a
  * truncated or corrupt archive gives -EIO after the members read so
  * far). */
@@ -58,12 +69,13 @@ struct archive_out {
 	const char *link; /* SYMLINK target */
 };
 
-/* Writes a gzip-compressed tar archive of the members to path.  Returns 0,
- * or a negative errno with a message in err. */
-int archive_write_tgz(const char *path, const struct archive_out *m, size_t n,
+/* Writes a gzip-compressed tar archive of the members into fd (borrowed,
+ * left open).  Returns 0, or a negative errno with a message in err. */
+int archive_write_tgz(int fd, const struct archive_out *m, size_t n,
 		      char *err, size_t errsize);
 
-/* Whether the file starts like a tar archive or compressed data. */
+/* Whether the file starts like a tar or zip archive or compressed data
+ * (gzip, xz, bzip2, zstd, lz4). */
 bool archive_looks_like(const char *path);
 
 #endif

@@ -44,4 +44,13 @@ int run_start(const char *const argv[], struct run_proc *p);
 int run_finish(struct run_proc *p, unsigned timeout_ms, size_t max_out,
 	       struct run_result *res);
 
+/* Kills every running tool with its process group.  Async-signal-safe:
+ * for a signal handler of the caller's own. */
+void run_kill_all(void);
+/* Installs, once, handlers for SIGINT, SIGTERM and SIGHUP that kill every
+ * running tool and its group, then let the signal do what it did before
+ * (a signal ignored stays ignored).  run_start calls it; each tool also
+ * dies with rdmadoctor itself (PR_SET_PDEATHSIG). */
+void run_guard_signals(void);
+
 #endif

@@ -2,7 +2,6 @@
 #include "collectors/sources/snapshot.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,14 +192,13 @@ static int cmp_entries(const void *a, const void *b)
 		      ((const struct archive_out *)b)->path);
 }
 
-int snapshot_write(struct snapshot *snap, const char *path,
-		   const char *hostname, struct diag *d)
+int snapshot_write(struct snapshot *snap, int fd, const char *hostname,
+		   char *err, size_t errsize)
 {
-	char stamp[32], err[256], *top, *tmp, *man = manifest(snap);
+	char stamp[32], *top, *man = manifest(snap);
 	char *version = xasprintf("rdmadoctor snapshot %s\n", RD_VERSION);
 	struct archive_out *out = xcalloc(snap->n + 4, sizeof(*out));
 	time_t now = time(NULL);
-	sigset_t block, old;
 	size_t n = 0;
 	int rc;
 
@@ -231,30 +229,10 @@ int snapshot_write(struct snapshot *snap, const char *path,
 	}
 	if (n)
 		qsort(out, n, sizeof(*out), cmp_entries);
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	/* Ctrl-C while writing must not leave a half-written file: the
-	 * signals wait until the file is complete or removed. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	rc = archive_write_tgz(tmp, out, n, err, sizeof(err));
-	if (!rc && rename(tmp, path)) {
-		snprintf(err, sizeof(err), "cannot rename into place: %s",
-			 strerror(errno));
-		rc = -errno;
-	}
-	if (rc)
-		unlink(tmp);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (rc)
-		diag_at(d, DIAG_ERROR, path, 0, 0, NULL, "cannot write: %s",
-			err);
+	rc = archive_write_tgz(fd, out, n, err, errsize);
 	for (size_t i = 0; i < n; i++)
 		free((char *)out[i].path);
 	free(out);
-	free(tmp);
 	free(top);
 	free(man);
 	free(version);

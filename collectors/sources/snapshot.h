@@ -33,10 +33,11 @@ void snapshot_add(struct snapshot *snap, const char *name, const char *data,
 /* Files recorded so far. */
 size_t snapshot_count(const struct snapshot *snap);
 
-/* Writes the snapshot to path as a .tar.gz whose top directory is
- * rdmadoctor-<host>-<UTC time>, atomically (a temporary file renamed into
- * place).  Returns 0 or a negative errno after reporting to d. */
-int snapshot_write(struct snapshot *snap, const char *path,
-		   const char *hostname, struct diag *d);
+/* Writes the snapshot into fd (borrowed, left open) as a .tar.gz whose
+ * top directory is rdmadoctor-<host>-<UTC time>; the caller makes the
+ * file and puts it in place (cli/savefile).  Returns 0, or a negative
+ * errno with a message in err. */
+int snapshot_write(struct snapshot *snap, int fd, const char *hostname,
+		   char *err, size_t errsize);
 
 #endif

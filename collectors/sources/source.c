@@ -16,6 +16,7 @@
 #include "collectors/sources/run.h"
 #include "collectors/sources/snapshot.h"
 #include "collectors/sources/source_tree.h"
+#include "engine/jscan.h"
 #include "engine/json.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
@@ -706,50 +707,134 @@ static void manifest_add(struct source *s, const char *exec, const char *file,
 	s->nmanifest++;
 }
 
+static const char *next_key(struct jscan *j)
+{
+	size_t len;
+
+	return jscan_key(j, &len);
+}
+
+/* The next string ("" when it is not one: the reader has failed). */
+static const char *next_string(struct jscan *j)
+{
+	size_t len;
+	const char *str = jscan_string(j, &len);
+
+	return str ? str : "";
+}
+
+/* Enters the member key of the object that comes next, reading past the
+ * others; false when it is not there. */
+static bool scan_to(struct jscan *j, const char *key)
+{
+	const char *k;
+
+	if (jscan_peek(j) != JSCAN_OBJECT || jscan_object(j))
+		return false;
+	while ((k = next_key(j))) {
+		if (!strcmp(k, key))
+			return true;
+		if (jscan_skip(j))
+			return false;
+	}
+	return false;
+}
+
+/* One commands[] item: {exec, filepath, return_code, rdmadoctor_status}. */
+static void scan_command(struct source *s, struct jscan *j)
+{
+	char *exec = NULL, *file = NULL;
+	int64_t rc = 0;
+	bool timeout = false;
+	const char *k;
+
+	if (jscan_peek(j) != JSCAN_OBJECT) {
+		jscan_skip(j);
+		return;
+	}
+	jscan_object(j);
+	while ((k = next_key(j))) {
+		enum jscan_type t = jscan_peek(j);
+		bool is_int;
+		double dbl;
+
+		if (!strcmp(k, "exec") && t == JSCAN_STRING) {
+			free(exec);
+			exec = xstrdup(next_string(j));
+		} else if (!strcmp(k, "filepath") && t == JSCAN_STRING) {
+			free(file);
+			file = xstrdup(next_string(j));
+		} else if (!strcmp(k, "return_code") && t == JSCAN_NUMBER) {
+			jscan_number(j, &is_int, &rc, &dbl);
+			if (!is_int)
+				rc = (int64_t)dbl;
+		} else if (!strcmp(k, "rdmadoctor_status") &&
+			   t == JSCAN_STRING) {
+			timeout = !strcmp(next_string(j), "timeout");
+		} else if (jscan_skip(j)) {
+			break;
+		}
+	}
+	if (exec && file)
+		manifest_add(s, exec, file,
+			     rc < INT32_MIN || rc > INT32_MAX ? -1 : (int)rc,
+			     timeout);
+	free(exec);
+	free(file);
+}
+
+/* One plugin: its commands[], the rest read past. */
+static void scan_plugin(struct source *s, struct jscan *j)
+{
+	const char *k;
+
+	if (jscan_peek(j) != JSCAN_OBJECT) {
+		jscan_skip(j);
+		return;
+	}
+	jscan_object(j);
+	while ((k = next_key(j))) {
+		if (!strcmp(k, "commands") && jscan_peek(j) == JSCAN_ARRAY) {
+			jscan_array(j);
+			while (jscan_item(j))
+				scan_command(s, j);
+		} else if (jscan_skip(j)) {
+			return;
+		}
+	}
+}
+
 /* sos 4.x: components.report.plugins.<name>.commands[].{exec, filepath,
- * return_code}. */
+ * return_code}, read as a stream (engine/jscan): what is not a command is
+ * read past, never built into a tree, so memory follows the commands
+ * kept and not the document's size or shape. */
 static void load_manifest(struct source *s, struct diag *d)
 {
-	const struct json *plugins, *root;
+	struct jscan j;
 	struct fetch f;
-	char err[160];
 
 	if (tree_read(s, "sos_reports/manifest.json", SOURCE_MAX_MANIFEST,
 		      &f)) {
 		fetch_release(&f);
 		return;
 	}
-	root = json_parse(f.data, f.len, err, sizeof(err));
-	if (!root) {
+	jscan_init(&j, f.data, f.len);
+	if (jscan_peek(&j) != JSCAN_OBJECT) {
 		diag_at(d, DIAG_WARNING, f.where, 0, 0, NULL,
-			"cannot parse sos manifest (%s); finding outputs by file name",
-			err);
-		fetch_release(&f);
-		return;
+			"cannot parse sos manifest (not a JSON object); finding outputs by file name");
+		goto out;
 	}
-	plugins = json_get(json_get(json_get(root, "components"), "report"),
-			   "plugins");
-	for (size_t i = 0; i < json_len(plugins); i++) {
-		const struct json *plugin, *cmds;
-
-		if (!json_key_at(plugins, i, &plugin))
-			continue;
-		cmds = json_get(plugin, "commands");
-		for (size_t k = 0; k < json_len(cmds); k++) {
-			const struct json *c = json_at(cmds, k);
-			const char *exec = json_text(json_get(c, "exec"));
-			const char *file = json_text(json_get(c, "filepath"));
-			const struct json *rc = json_get(c, "return_code");
-			const char *st =
-				json_text(json_get(c, "rdmadoctor_status"));
-
-			if (exec && file)
-				manifest_add(s, exec, file,
-					     rc ? (int)json_as_int(rc) : 0,
-					     st && !strcmp(st, "timeout"));
-		}
-	}
-	json_free((struct json *)root);
+	if (scan_to(&j, "components") && scan_to(&j, "report") &&
+	    scan_to(&j, "plugins") && jscan_peek(&j) == JSCAN_OBJECT &&
+	    !jscan_object(&j))
+		while (!jscan_failed(&j) && next_key(&j))
+			scan_plugin(s, &j);
+	if (jscan_failed(&j))
+		diag_at(d, DIAG_WARNING, f.where, 0, 0, NULL,
+			"cannot parse sos manifest (not JSON, or nested too deep, at byte %zu); finding outputs by file name",
+			jscan_offset(&j, f.data));
+out:
+	jscan_release(&j);
 	fetch_release(&f);
 }
 

@@ -295,6 +295,32 @@ static void test_firing_cap_counts_assertions(void **state)
 	teardown(&w);
 }
 
+/* A rule of conditions that share no variable matches the cross product
+ * of their facts: diagnose-only or not, it stops at the match cap with an
+ * error naming it, and no activation is left over. */
+static void test_match_cap_stops_cross_product(void **state)
+{
+	struct world w;
+	char name[32];
+
+	(void)state;
+	setup(&w, HEAD RULE("cross", 0) "    when:\n"
+					"      - module: {name: $a}\n"
+					"      - module: {name: $b}\n"
+					"      - module: {name: $c}\n"
+					"    diagnose: {message: \"{a}{b}{c}\"}\n");
+	for (int i = 0; i < 30; i++) {
+		snprintf(name, sizeof(name), "name=m%d", i);
+		add_fact(w.fb, "module", name, NULL);
+	}
+	w.e = engine_new(w.rs, w.fb, w.d);
+	engine_set_max_matches(w.e, 1000); /* 30^3 = 27000 would come */
+	assert_int_equal(engine_run(w.e), -E2BIG);
+	assert_true(fired(&w, "cross") <= 1000);
+	assert_int_equal(diag_errors(w.d), 1);
+	teardown(&w);
+}
+
 /* A fact asserted during a run meets exactly the conditions whose
  * constants it holds (an int equals a whole number), and its activations
  * arise in rule order, as without the index. */
@@ -411,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_firing_cap),
 		cmocka_unit_test(test_value_cap),
 		cmocka_unit_test(test_firing_cap_counts_assertions),
+		cmocka_unit_test(test_match_cap_stops_cross_product),
 		cmocka_unit_test(test_indexed_assert),
 		cmocka_unit_test(test_indexed),
 		cmocka_unit_test(test_waiting_for_answer),

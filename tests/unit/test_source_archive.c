@@ -40,14 +40,15 @@ static void fill(char *buf, char c)
 static int write_tarball(char *path, const struct archive_out *m, size_t n)
 {
 	char err[256];
-	int fd;
+	int fd, rc;
 
 	snprintf(path, 64, "/tmp/rd-test-archiveXXXXXX");
 	fd = mkstemp(path);
 	if (fd < 0)
 		return -1;
+	rc = archive_write_tgz(fd, m, n, err, sizeof(err));
 	close(fd);
-	return archive_write_tgz(path, m, n, err, sizeof(err));
+	return rc;
 }
 
 /* A report with a small file, a large kernel log (which a collector reads

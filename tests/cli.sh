@@ -424,5 +424,30 @@ grep -q "rdmadoctor [0-9.]* &middot; <time>2025-12-01 10:00 UTC</time>" "$T/r.ht
 	bad "html: no version and date in the header"
 unset SOURCE_DATE_EPOCH
 
+# --- --redact: every output masks host names, addresses and identifiers,
+# the same value with the same token; the mapping only with --redact-map
+F=tests/fixtures/cx5-fw-mismatch/root
+mkdir -p "$T/red"
+expect redact-text 1 "host redacted-host-1)" -- "$BIN" check --root $F --redact
+grep -q "cx5-node07" "$T/out" && bad "redact-text: the host name is still there" || ok
+"$BIN" check --root $F --redact --json --html "$T/red/r.html" --markdown "$T/red/r.md" \
+	--save "$T/red/s.json" > "$T/red/r.json" 2> /dev/null
+for f in r.json r.html r.md s.json; do
+	if grep -q "cx5-node07\|0c42:a103:00d9:e4a0" "$T/red/$f"; then
+		bad "redact: $f still holds the host name or the node GUID"
+	else ok; fi
+done
+grep -q '"hostname": "redacted-host-1"' "$T/red/r.json" && ok || bad "redact: no host token in the JSON"
+grep -q 'redacted-guid-1' "$T/red/s.json" && ok || bad "redact: no GUID token in the --save snapshot"
+grep -q 'redacted-host-1' "$T/red/r.html" && grep -q 'redacted-host-1' "$T/red/r.md" && ok ||
+	bad "redact: the pages do not carry the same token"
+"$BIN" analyze "$T/red/s.json" --json > /dev/null 2>&1
+[ $? = 1 ] && ok || bad "redact: the masked snapshot no longer analyses"
+ls "$T/red" | grep -qv '^\(r\.json\|r\.html\|r\.md\|s\.json\)$' && bad "redact: a mapping was written unasked" || ok
+expect redact-map 1 "" -- "$BIN" check --root $F --redact-map "$T/red/map.tsv"
+grep -q "^redacted-host-1	cx5-node07$" "$T/red/map.tsv" && ok || bad "redact-map: no host line"
+[ "$(stat -c %a "$T/red/map.tsv")" = 600 ] && ok || bad "redact-map: the mapping is not private"
+expect redact-not-facts 2 "facts does not take --redact" -- "$BIN" facts --redact
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -449,5 +449,16 @@ grep -q "^redacted-host-1	cx5-node07$" "$T/red/map.tsv" && ok || bad "redact-map
 [ "$(stat -c %a "$T/red/map.tsv")" = 600 ] && ok || bad "redact-map: the mapping is not private"
 expect redact-not-facts 2 "facts does not take --redact" -- "$BIN" facts --redact
 
+# --- the man page covers every option of the options table, and has the
+# sections a user looks for
+for name in $(sed -n 's/^[[:space:]]*X([A-Z_]*, "\([a-z-]*\)".*/\1/p' cli/options.h); do
+	esc=$(printf '%s' "$name" | sed 's/-/\\\\-/g')
+	grep -q -- "\\\\-\\\\-$esc" man/rdmadoctor.1 && ok || bad "man page: no --$name"
+done
+for sec in "EXIT STATUS" ENVIRONMENT FILES OPTIONS; do
+	grep -q "^\.SH $sec" man/rdmadoctor.1 && ok || bad "man page: no $sec section"
+done
+grep -q "share/rdmadoctor" man/rdmadoctor.1 && ok || bad "man page: FILES does not name the data directory"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -13,6 +13,7 @@
 #include "collectors/sources/archive.h"
 #include "collectors/collector.h"
 #include "collectors/parsers/factfile.h"
+#include "collectors/parsers/blocks.h"
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/parse_log.h"
 #include "collectors/sources/snapshot.h"
@@ -162,12 +163,19 @@ int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
 {
 	const struct format *fmt = format_find(format);
 	struct emit e;
+	int n;
 
 	if (!fmt)
 		return 0;
 	emit_init(&e, c->fb, f->where);
 	e.scan = c->run->scan;
-	return fmt->parse(&e, f->data, f->len, arg);
+	if (fmt->lists)
+		e.watch_kind = sym_intern_cstr(fmt->lists);
+	n = fmt->parse(&e, f->data, f->len, arg);
+	/* a whole output of a listing tool: what it lacks is absent */
+	if (fmt->lists && !arg)
+		blocks_listing(&e, format, e.watched);
+	return n;
 }
 
 bool col_attr(struct col_ctx *c, const char *path, char *buf, size_t size)
@@ -539,10 +547,61 @@ static int decompress_loose(struct collect_run *run, const char *path,
 	return 0;
 }
 
-static void known_kinds(struct strbuf *sb)
+static void what_was_seen(struct strbuf *sb, const struct fetch *f);
+
+/* What a loose file that gave nothing looks like, for its message. */
+static void say_nothing_read(struct collect_run *run, const char *path,
+			     const struct fetch *f,
+			     const struct blocks_summary *sum)
 {
-	for (size_t i = 0; i < format_count(); i++)
-		sb_printf(sb, "%s%s", i ? ", " : "", format_at(i)->name);
+	struct strbuf kinds = STRBUF_INIT, seen = STRBUF_INIT;
+	struct lines it;
+	struct line ln;
+	unsigned lines = 0, blank = 0;
+
+	format_list_names(&kinds);
+	what_was_seen(&seen, f);
+	lines_init(&it, f->data, f->len);
+	while (lines_next(&it, &ln) && lines < 100000) {
+		lines++;
+		blank += !line_trim(ln).len;
+	}
+	if (lines == blank)
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
+			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s (%s)",
+			path, sb_str(&kinds), sb_str(&seen));
+	else if (sum->looks_like)
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
+			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s (%s); nothing was read from its %u lines in %u blocks: the closest is %s, but no line of it gave a value",
+			path, sb_str(&kinds), sb_str(&seen), lines, sum->blocks,
+			sum->looks_like);
+	else
+		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
+			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s (%s); nothing was read from its %u lines in %u blocks: they look like prose or the output of a tool rdmadoctor does not read, with no kernel-log or application error line",
+			path, sb_str(&kinds), sb_str(&seen), lines, sum->blocks);
+	sb_release(&kinds);
+	sb_release(&seen);
+}
+
+/* The format a whole file is, when it is one that is never cut into
+ * blocks (a fact file, a kernel configuration) or a kernel log too big
+ * to hold (then scanned piece by piece); else NULL. */
+static const struct format *whole_format(const struct fetch *f, bool big)
+{
+	for (size_t i = 0; i < format_count(); i++) {
+		const struct format *fmt = format_at(i);
+
+		if (fmt->flags & FORMAT_WHOLE &&
+		    format_score(fmt, f->data, f->len) >= 80)
+			return fmt;
+	}
+	if (big) {
+		const struct format *log = format_find("dmesg");
+
+		if (format_score(log, f->data, f->len) >= 80)
+			return log;
+	}
+	return NULL;
 }
 
 /* What the start of a file that no format claims looks like, for the
@@ -569,15 +628,16 @@ static void what_was_seen(struct strbuf *sb, const struct fetch *f)
 int collect_file(struct collect_run *run, const char *path, const char *format)
 {
 	const struct format *fmt = NULL;
+	struct blocks_summary sum = { 0 };
 	struct fetch f;
 	struct emit e;
-	int score = 100, facts, fd;
+	int facts, fd;
 	char *detail;
 
 	if (format && !(fmt = format_find(format))) {
 		struct strbuf sb = STRBUF_INIT;
 
-		known_kinds(&sb);
+		format_list_names(&sb);
 		diag_error(run->d,
 			   "unknown kind '%s' in '%s=%s'; known kinds: %s",
 			   format, format, path, sb_str(&sb));
@@ -604,44 +664,39 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		fetch_release(&f);
 		return -EINVAL;
 	}
-	if (!fmt && !(fmt = format_detect(f.data, f.len, &score))) {
-		struct strbuf sb = STRBUF_INIT;
-
-		struct strbuf seen = STRBUF_INIT;
-
-		known_kinds(&sb);
-		what_was_seen(&seen, &f);
-		diag_at(run->d, DIAG_ERROR, path, 0, 0, NULL,
-			"cannot tell what this file holds; name its kind as KIND=%s, where KIND is one of: %s (%s)",
-			path, sb_str(&sb), sb_str(&seen));
-		sb_release(&sb);
-		sb_release(&seen);
-		if (fd >= 0)
-			close(fd);
-		fetch_release(&f);
-		return -EINVAL;
-	}
+	if (!fmt)
+		fmt = whole_format(&f, fd >= 0 && f.len >= LOOSE_PIECE);
 	emit_init(&e, run->fb, path);
 	e.scan = run->scan;
-	if (fd >= 0 && !strcmp(fmt->name, "dmesg")) {
+	if (fd >= 0 && fmt && !strcmp(fmt->name, "dmesg")) {
 		facts = scan_log(fd, &f, &e);
 	} else {
 		if (fd >= 0)
 			read_rest(fd, &f);
-		facts = fmt->parse(&e, f.data, f.len, NULL);
+		if (!fmt || !strcmp(fmt->name, "transcript"))
+			facts = blocks_parse(&e, f.data, f.len, &sum);
+		else
+			facts = fmt->parse(&e, f.data, f.len, NULL);
 	}
-	detail =
-		xasprintf("%s: %d fact%s%s", path, facts, facts == 1 ? "" : "s",
-			  f.status == FETCH_TRUNCATED ?
-				  " (file cut at the size cap)" :
-				  "");
-	record(run, fmt->name, facts ? f.status : FETCH_ERROR, facts > 0,
-	       facts ? detail : "no facts found in the file");
+	if (!fmt && !sum.understood && !sum.recognised) {
+		say_nothing_read(run, path, &f, &sum);
+		blocks_summary_release(&sum);
+		fetch_release(&f);
+		return -EINVAL;
+	}
+	detail = xasprintf(
+		"%s: %d fact%s%s%s%s", path, facts, facts == 1 ? "" : "s",
+		f.status == FETCH_TRUNCATED ? " (file cut at the size cap)" : "",
+		sum.detail.len ? "; " : "",
+		sum.detail.len ? sb_str(&sum.detail) : "");
+	record(run, fmt ? fmt->name : sum.format ? sum.format : "paste", facts ? f.status : FETCH_ERROR,
+	       facts > 0, facts ? detail : "no facts found in the file");
 	if (!facts)
 		diag_at(run->d, DIAG_WARNING, path, 0, 0, NULL,
 			"read as %s, but it holds nothing rdmadoctor understands",
-			fmt->name);
+			fmt ? fmt->name : "a paste");
 	free(detail);
+	blocks_summary_release(&sum);
 	fetch_release(&f);
 	return 0;
 }

@@ -24,6 +24,7 @@ static const char *const op_symbols[] = {
 	[OP_IN] = "in",
 	[OP_NOT_IN] = "not in",
 	[OP_CONTAINS] = "contains",
+	[OP_ADMITS] = "admits",
 	[OP_EXISTS] = "exists",
 	[OP_BIND] = "=",
 };

@@ -107,6 +107,29 @@ static bool contains(const struct value *field, const struct value *v)
 	return hay && needle && strstr(hay, needle);
 }
 
+/* Whether the filter pattern in field (a listing's) matches v's text.  A
+ * filter that does not compile admits nothing, so no absence is read
+ * from it. */
+static bool admits(const struct value *field, const struct value *v)
+{
+	const char *pattern = value_text(field), *subject = value_text(v);
+	struct regex *re;
+	char err[128];
+	size_t off;
+	int rc;
+
+	if (!pattern || !subject)
+		return false;
+	if (!*pattern)
+		return true;
+	re = regex_compile(pattern, 0, err, sizeof(err), &off);
+	if (!re)
+		return false;
+	rc = regex_match(re, subject, strlen(subject), NULL);
+	regex_free(re);
+	return rc == 1;
+}
+
 static bool ordered(enum rule_op op, int cmp)
 {
 	switch (op) {
@@ -219,6 +242,11 @@ static int test(const struct test *t, const struct fact *f, struct bindings *b,
 		if (!match_operand(&t->rhs, b, &rhs))
 			return 0;
 		rc = contains(field, &rhs);
+		break;
+	case OP_ADMITS:
+		if (!match_operand(&t->rhs, b, &rhs))
+			return 0;
+		rc = admits(field, &rhs);
 		break;
 	default:
 		return 0;

@@ -67,6 +67,9 @@ enum severity {
 	X(NOT_IN, "not_in", "list", "field equals none of the listed values") \
 	X(CONTAINS, "contains", "value or $var",                              \
 	  "list field holds the operand")                                     \
+	X(ADMITS, "admits", "value or $var",                                  \
+	  "field, the filter a listing was taken with (a PCRE2 pattern), "    \
+	  "matches the operand: the listing would have shown it")             \
 	X(EXISTS, "exists", "true or false",                                  \
 	  "the field is present (true) or absent (false)")                    \
 	X(BIND, "bind", "$var",                                               \

@@ -235,6 +235,7 @@ static int op_test(struct rule_ctx *c, struct pattern *p, size_t *cap,
 	case OP_EQ:
 	case OP_NE:
 	case OP_CONTAINS:
+	case OP_ADMITS:
 		return operand(c, val, vf, false, &t->rhs);
 	case OP_LT:
 	case OP_LE:

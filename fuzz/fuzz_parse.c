@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	emit_init(&e, fb, "fuzz");
 	if (f->parse(&e, text, size, data[0] & 0x80 ? "ib0" : NULL) < 0)
 		abort();
-	score = f->detect(text, size);
+	score = format_score(f, text, size);
 	if (score < 0 || score > 100)
 		abort();
 	fact_base_free(fb);

@@ -1,17 +1,235 @@
-/* The format table and content detection. */
+/* The format table and content detection: each format lists the markers
+ * its output shows and their weights (as libblkid's idinfos[] list the
+ * magic of each filesystem), and one loop scores a text against them. */
 #include "collectors/parsers/formats.h"
 
 #include <string.h>
 
 #include "engine/xalloc.h"
 
-/* Detection looks at this much of a file. */
+/* Detection looks at this much of a text. */
 #define DETECT_BYTES 65536 /* @@ */
-#define DETECT_MIN_SCORE 30 /* @@ */
+
+#define PRE(t, w) { MARK_PREFIX, t, NULL, NULL, w, 0 }
+#define PRE2(t, a, w) { MARK_PREFIX, t, a, NULL, w, 0 }
+#define HAS(t, w) { MARK_CONTAINS, t, NULL, NULL, w, 0 }
+#define HAS2(t, a, w) { MARK_CONTAINS, t, a, NULL, w, 0 }
+#define TEST(fn, w) { MARK_TEST, NULL, NULL, fn, w, 0 }
+#define TESTN(fn, w, n) { MARK_TEST, NULL, NULL, fn, w, n }
+#define PREN(t, w, n) { MARK_PREFIX, t, NULL, NULL, w, n }
+
+/* transcript is chosen by name: a paste is always cut into blocks. */
+static const struct marker m_none[] = {
+	PRE2("", "\x01\x02", 0),
+};
+static const struct marker m_ibstat[] = {
+	TEST(ibstat_ca_line, 60),
+	PRE("CA type:", 15),
+	PRE("Firmware version:", 15),
+	PRE("Physical state:", 15),
+	PRE2("ibpanic:", "main:", 40),
+};
+static const struct marker m_lsmod[] = {
+	TEST(proc_modules_line, -30),
+	TESTN(lsmod_header_line, 50, 1),
+	TESTN(lsmod_row_line, 15, 3),
+};
+static const struct marker m_proc_modules[] = {
+	TESTN(proc_modules_line, 35, 3),
+};
+static const struct marker m_modinfo[] = {
+	PRE2("filename:", ".ko", 40),
+	PRE("vermagic:", 20),
+	PRE("srcversion:", 20),
+	PRE("depends:", 20),
+	PRE("version:", 10),
+};
+static const struct marker m_ethtool_i[] = {
+	PRE("driver:", 30),
+	PRE("bus-info:", 20),
+	PRE("firmware-version:", 20),
+	PRE("expansion-rom-version:", 20),
+	PRE("supports-statistics:", 20),
+};
+/* ethtool.c dump_link_usettings() and "Link detected:" (netlink/ethtool
+ * settings) */
+static const struct marker m_ethtool[] = {
+	PRE2("Settings for ", ":", 50),
+	PRE("Supported link modes:", 20),
+	PRE("Speed:", 20),
+	PRE("Link detected:", 30),
+	PRE("Duplex:", 10),
+	PRE("Auto-negotiation:", 10),
+};
+static const struct marker m_perftest[] = {
+	PRE2("#bytes", "BW average", 70),
+	PRE2("#bytes", "t_typical", 70),
+	PRE2("#bytes", "#iterations", 70),
+	HAS("BW Test", 40),
+	HAS("Latency Test", 40),
+	HAS("Bidirectional BW", 40),
+	PRE("Unable to Connect the HCA", 50),
+	PRE("Did not detect devices", 50),
+	PRE2("Failed to modify QP", "to RTR", 50),
+	HAS("ib_write_bw", 20),
+	HAS("ib_read_bw", 20),
+	HAS("ib_send_bw", 20),
+	HAS("_lat ", 20),
+};
+static const struct marker m_kconfig[] = {
+	PRE("CONFIG_", 30),
+	PRE2("# CONFIG_", " is not set", 30),
+};
+static const struct marker m_dmesg[] = {
+	TEST(log_kernel_line, 80),
+	TESTN(log_stamped_line, 45, 1),
+	TEST(log_driver_line, 40),
+};
+static const struct marker m_ibstatus[] = {
+	TEST(ibstatus_header_line, 60),
+	PRE("phys state:", 15),
+	PRE("default gid:", 15),
+};
+static const struct marker m_ibv_devinfo[] = {
+	PRE("hca_id:", 60),
+	PRE("phys_port_cnt:", 15),
+	PRE("vendor_part_id:", 15),
+	PRE("active_mtu:", 15),
+	PRE("No IB devices found", 40),
+	PRE("Failed to open device", 40),
+	PRE("libibverbs: Warning:", 25),
+	HAS("ibv_devinfo", 20),
+};
+static const struct marker m_ibv_devices[] = {
+	PRE2("device", "node GUID", 70),
+	PRE2("------", "--------", 20),
+};
+static const struct marker m_rdma[] = {
+	TEST(rdma_link_line, 50),
+	TEST(rdma_dev_line, 50),
+	PRE("Failed to open NETLINK_RDMA socket", 50),
+};
+static const struct marker m_rdma_statistic[] = {
+	TEST(rdma_statistic_line, 60),
+};
+static const struct marker m_ibdev2netdev[] = {
+	TEST(ibdev2netdev_line, 40),
+};
+static const struct marker m_ofed_info[] = {
+	TEST(ofed_release_line, 90),
+	TEST(ofed_version_line, 35),
+	HAS("ofed_info", 10),
+};
+static const struct marker m_lspci[] = {
+	PRE("LnkCap:", 30),
+	PRE("LnkSta:", 30),
+	PRE("Kernel driver in use:", 5),
+	PRE("Capabilities: [", 5),
+	TESTN(lspci_header_line, 20, 2),
+};
+static const struct marker m_flint_q[] = {
+	PRE("Image type:", 30),
+	PRE("FW Version:", 30),
+	PRE("FW Version(Running):", 30),
+	PRE("Current FW version on flash:", 30),
+	PRE("FW Release Date:", 15),
+	PRE("Product Version:", 15),
+	PRE("Rom Info:", 15),
+};
+static const struct marker m_mlxfwmanager[] = {
+	PRE("Querying Mellanox devices firmware", 60),
+	PRE("PCI Device Name:", 30),
+	PRE2("Versions:", "Available", 30),
+	PRE("Device #", 10),
+	PRE("Device Type:", 10),
+	PRE("Part Number:", 10),
+};
+/* mstflint/mft mst status -v: "DEVICE_TYPE MST PCI RDMA NET NUMA" */
+static const struct marker m_mst_status[] = {
+	PRE2("DEVICE_TYPE", "RDMA", 70),
+	PRE("MST devices:", 30),
+	TEST(mst_status_row_line, 30),
+};
+static const struct marker m_perfquery[] = {
+	TEST(perfquery_header_line, 60),
+	PRE("PortSelect:..", 20),
+	PRE("SymbolErrorCounter:..", 20),
+	PRE("PortXmitData:..", 20),
+};
+static const struct marker m_pingpong[] = {
+	PRE2("local address:", ", QPN ", 30),
+	PRE2("remote address:", ", QPN ", 30),
+	HAS2(" bytes in ", "Mbit/sec", 30),
+	HAS2(" iters in ", "usec/iter", 30),
+	HAS("_pingpong", 20),
+};
+static const struct marker m_limits_conf[] = {
+	TEST(limits_memlock_line, 50),
+	PRE2("#<domain>", "<item>", 40),
+	HAS("pam_limits", 10),
+	HAS("limits.conf", 10),
+};
+/* bash's builtins/ulimit.def: "max locked memory       (kbytes, -l) 64" */
+static const struct marker m_ulimit[] = {
+	PRE2("max locked memory", "-l)", 90),
+	PRE2("core file size", "-c)", 20),
+	PRE2("open files", "-n)", 20),
+};
+static const struct marker m_uname[] = {
+	TEST(uname_a_line, 60),
+};
+/* kmod tools/modprobe.c: "modprobe: FATAL: Module %s not found in
+ * directory %s", "modprobe: ERROR: could not insert '%s': %s" */
+static const struct marker m_modprobe[] = {
+	PRE("modprobe: FATAL:", 80),
+	PRE("modprobe: ERROR:", 80),
+	PRE("modprobe: WARNING:", 40),
+	PRE("insmod: ERROR:", 80),
+};
+/* iproute2 ip/ipaddress.c print_linkinfo(): "2: eth0: <...> mtu 1500 ..." */
+static const struct marker m_ip[] = {
+	TEST(ip_link_line, 50),
+	PRE("link/ether ", 20),
+	PRE("link/infiniband ", 30),
+	PRE("inet ", 10),
+	PRE("inet6 ", 10),
+};
+/* iproute2 devlink/devlink.c health show: "pci/0000:3b:00.0:" then
+ * "  reporter fw" and "    state healthy error 0 recover 0" */
+static const struct marker m_devlink_health[] = {
+	TEST(devlink_health_dev_line, 30),
+	PRE("reporter ", 30),
+	PRE2("state ", " recover ", 30),
+	PRE2("name ", " state ", 20),
+};
+/* MLNX_OFED show_gids: "DEV	PORT	INDEX	GID	IPv4	VER	DEV" */
+static const struct marker m_show_gids[] = {
+	PRE2("DEV", "INDEX", 70),
+	PRE2("---", "-----", 10),
+	TEST(show_gids_row_line, 30),
+	PRE2("n_gids_found=", "", 30),
+};
+/* infiniband-diags sminfo.c: "sminfo: sm lid %d sm guid 0x%" PRIx64
+ * ", activity count %u priority %d state %d %s" */
+static const struct marker m_sminfo[] = {
+	PRE2("sminfo: sm lid ", " state ", 100),
+	PRE("sminfo: iberror:", 60),
+};
+static const struct marker m_sysfs_attr[] = {
+	TEST(sysfs_value_line, 10),
+};
+static const struct marker m_ucx_log[] = {
+	TEST(ucx_log_line, 40),
+};
+static const struct marker m_facts[] = {
+	HAS("\"facts\"", 90),
+	PREN("{", 10, 1),
+};
 
 static const struct format formats[] = {
-#define X(name, what, kinds) \
-	{ #name, what, parse_##name, detect_##name, kinds },
+#define X(name, what, kinds, markers, lines, share, flags, lists)          \
+	{ #name,  what,	 parse_##name, kinds, markers, ARRAY_SIZE(markers), lines, \
+	  share, flags, lists },
 	FORMAT_LIST(X)
 #undef X
 };
@@ -28,27 +246,100 @@ const struct format *format_at(size_t i)
 
 const struct format *format_find(const char *name)
 {
+	const struct format *t = formats;
+
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i].name, name))
-			return &formats[i];
+		if (!strcmp(t[i].name, name))
+			return &t[i];
 	return NULL;
+}
+
+static bool marker_hit(const struct marker *m, const struct line *ln)
+{
+	switch (m->how) {
+	case MARK_PREFIX:
+		if (!line_starts(ln, m->text))
+			return false;
+		break;
+	case MARK_CONTAINS:
+		if (!line_contains(ln, m->text))
+			return false;
+		break;
+	case MARK_TEST:
+		if (!m->test(ln))
+			return false;
+		break;
+	}
+	return !m->also || line_contains(ln, m->also);
+}
+
+#define MARKERS_MAX 16 /* @@ markers of one format */
+
+int format_score(const struct format *f, const char *text, size_t len)
+{
+	unsigned hits[MARKERS_MAX] = { 0 }, lines = 0, matched = 0;
+	struct lines it;
+	struct line raw;
+	int score = 0;
+
+	if (!f->nmarkers)
+		return 0;
+	if (len > DETECT_BYTES)
+		len = DETECT_BYTES;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw) && it.no <= f->lines) {
+		struct line ln = line_unmark(raw);
+		bool comment;
+
+		if (!ln.len)
+			continue;
+		comment = ln.p[0] == '#';
+		/* a comment a poster added counts only when it is output */
+		lines += !comment;
+		for (size_t i = 0; i < f->nmarkers && i < MARKERS_MAX; i++) {
+			const struct marker *m = &f->markers[i];
+
+			if (!marker_hit(m, &ln))
+				continue;
+			if (!m->max || hits[i] < m->max) {
+				hits[i]++;
+				score += m->weight;
+			}
+			matched += !comment;
+			break;
+		}
+		if (score >= 100 && !f->share)
+			break;
+	}
+	if (f->share && matched * 100 < f->share * lines)
+		score /= 2;
+	return score < 0 ? 0 : score > 100 ? 100 : score;
 }
 
 const struct format *format_detect(const char *text, size_t len, int *score)
 {
-	const struct format *best = NULL;
+	const struct format *t = formats, *best = NULL;
 	int top = 0;
 
-	if (len > DETECT_BYTES)
-		len = DETECT_BYTES;
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
-		int s = formats[i].detect(text, len);
+		int s;
 
+		if (t[i].flags & FORMAT_NAMED)
+			continue;
+		s = format_score(&t[i], text, len);
 		if (s > top) {
 			top = s;
-			best = &formats[i];
+			best = &t[i];
 		}
 	}
 	*score = top;
-	return top >= DETECT_MIN_SCORE ? best : NULL;
+	return top >= FORMAT_MIN_SCORE ? best : NULL;
+}
+
+void format_list_names(struct strbuf *sb)
+{
+	const struct format *t = formats;
+
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		sb_printf(sb, "%s%s", i ? ", " : "", t[i].name);
 }

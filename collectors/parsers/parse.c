@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/symbol.h"
+#include "engine/vocab.h"
 
 /* Longest text value a fact keeps; longer values are cut with "...". */
 #define EMIT_VALUE_MAX 4096 /* @@ */
@@ -248,6 +249,9 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->src = fact_base_source(fb, source);
 	e->nfacts = 0;
 	e->line_base = 0;
+	e->watch_kind = 0;
+	e->watched = 0;
+	e->snapshot = 0;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
@@ -344,6 +348,157 @@ void emit_attr(struct emit *e, struct fact *f, const char *field,
 	sb_release(&sb);
 }
 
+/* Whether collected fact g has every key field of f (kind k) equal. */
+static bool same_entity(const struct vocab_kind *k, const struct fact *f,
+			const struct fact *g)
+{
+	size_t keys = 0;
+
+	if (g->firing || g == f)
+		return false;
+	for (size_t i = 0; i < k->nfields; i++) {
+		const struct value *a, *b;
+
+		if (!k->fields[i].key)
+			continue;
+		a = fact_get(f, k->fields[i].sym);
+		b = fact_get(g, k->fields[i].sym);
+		if (!a || !b || !value_equal(a, b))
+			return false;
+		keys++;
+	}
+	return keys > 0;
+}
+
+/* "mlx5_0/1": the key values of f, joined. */
+static void entity_name(const struct vocab_kind *k, const struct fact *f,
+			struct strbuf *sb)
+{
+	for (size_t i = 0; i < k->nfields; i++) {
+		const struct value *v;
+
+		if (!k->fields[i].key || !(v = fact_get(f, k->fields[i].sym)))
+			continue;
+		if (sb->len)
+			sb_putc(sb, '/');
+		value_format(v, sb);
+	}
+}
+
+static void emit_change(struct emit *e, const struct vocab_kind *k,
+			const struct fact *f, const struct field *now,
+			const struct value *was)
+{
+	struct strbuf ent = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct line at = { now->prov.text ? now->prov.text : "",
+			   now->prov.text ? strlen(now->prov.text) : 0,
+			   now->prov.line > e->line_base ?
+				   now->prov.line - e->line_base :
+				   0 };
+	struct fact *c = emit_begin(e, "change", at.no ? &at : NULL);
+	const char *field = sym_str(now->name);
+
+	entity_name(k, f, &ent);
+	value_format(was, &a);
+	value_format(&now->v, &b);
+	emit_str(e, c, "of", k->name, strlen(k->name), at.no ? &at : NULL);
+	emit_str(e, c, "entity", ent.buf, ent.len, at.no ? &at : NULL);
+	emit_str(e, c, "field", field, strlen(field), at.no ? &at : NULL);
+	emit_str(e, c, "was", a.buf, a.len, at.no ? &at : NULL);
+	emit_str(e, c, "now", b.buf, b.len, at.no ? &at : NULL);
+	emit_int(e, c, "snapshot", e->snapshot + 1, at.no ? &at : NULL);
+	e->nfacts++;
+	fact_base_commit(e->fb, c, &(bool){ false });
+	sb_release(&ent);
+	sb_release(&a);
+	sb_release(&b);
+}
+
+/* Values compared as printed: a change fact keeps them as text. */
+static bool same_text(const struct value *a, const struct value *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same;
+
+	value_format(a, &x);
+	value_format(b, &y);
+	same = x.len == y.len && (!x.len || !memcmp(x.buf, y.buf, x.len));
+	sb_release(&x);
+	sb_release(&y);
+	return same;
+}
+
+/* The value the latest output gave field of f's entity: the last change
+ * fact's, else the fact's own (first). */
+static const struct value *latest(struct emit *e, const struct vocab_kind *k,
+				  const struct fact *f, uint32_t field,
+				  const struct value *first)
+{
+	struct strbuf ent = STRBUF_INIT;
+	struct value v;
+	const uint32_t *ids;
+	const struct value *now = first;
+	size_t n = 0;
+	uint32_t of = sym_intern_cstr("of"), fl = sym_intern_cstr("field");
+
+	entity_name(k, f, &ent);
+	v = value_str(ent.buf ? ent.buf : "", ent.len);
+	ids = fact_base_lookup(e->fb, sym_intern_cstr("change"),
+			       sym_intern_cstr("entity"), &v, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *c = fact_base_get(e->fb, ids[i]);
+		const struct value *cof = fact_get(c, of),
+				   *cfield = fact_get(c, fl);
+		const char *a = cof ? value_text(cof) : NULL,
+			   *b = cfield ? value_text(cfield) : NULL;
+
+		if (a && b && !strcmp(a, k->name) &&
+		    !strcmp(b, sym_str(field)))
+			now = fact_get(c, sym_intern_cstr("now"));
+	}
+	sb_release(&ent);
+	return now ? now : first;
+}
+
+/* Change facts for the values of f that differ from those an earlier
+ * output gave the same entity. */
+static void note_changes(struct emit *e, const struct fact *f)
+{
+	const struct vocab_kind *k = vocab_kind(f->kind);
+	const struct vocab_field *first = NULL;
+	const struct value *kv;
+	const uint32_t *ids;
+	size_t n = 0;
+
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->nfields && !first; i++)
+		if (k->fields[i].key)
+			first = &k->fields[i];
+	if (!first || !(kv = fact_get(f, first->sym)))
+		return;
+	ids = fact_base_lookup(e->fb, f->kind, first->sym, kv, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *g = fact_base_get(e->fb, ids[i]);
+
+		if (!same_entity(k, f, g))
+			continue;
+		for (uint32_t j = 0; j < f->nfields; j++) {
+			const struct vocab_field *vf =
+				vocab_field(k, f->fields[j].name);
+			const struct value *was =
+				fact_get(g, f->fields[j].name);
+
+			if (!vf || vf->key || !was)
+				continue;
+			was = latest(e, k, f, f->fields[j].name, was);
+			if (!same_text(was, &f->fields[j].v))
+				emit_change(e, k, f, &f->fields[j], was);
+		}
+		break;
+	}
+}
+
 const struct fact *emit_end(struct emit *e, struct fact *f)
 {
 	bool added;
@@ -354,7 +509,11 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 		fact_base_abandon(e->fb, f);
 		return NULL;
 	}
+	if (e->snapshot)
+		note_changes(e, f);
 	e->nfacts++;
+	if (e->watch_kind && f->kind == e->watch_kind)
+		e->watched++;
 	return fact_base_commit(e->fb, f, &added);
 }
 

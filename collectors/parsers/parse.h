@@ -81,6 +81,16 @@ struct emit {
 	/* Added to every cited line: a parser given part of a file (one
 	 * command of a pasted session) still cites the file's lines. */
 	uint32_t line_base;
+	/* Facts of kind watch_kind (a symbol; 0 for none) committed, for
+	 * the count of a listing. */
+	uint32_t watch_kind;
+	unsigned watched;
+	/* The ordinal of this output among the outputs of one tool in a
+	 * paste (0: the first, or not a paste).  From the second on, a
+	 * value that differs from what an earlier output said of the same
+	 * entity is kept as a change fact, in order, instead of losing to
+	 * the first (a port that went down, firmware after an update). */
+	unsigned snapshot;
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);

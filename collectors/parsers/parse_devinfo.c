@@ -52,7 +52,19 @@ struct devinfo {
 	unsigned lanes;
 	double lane_gbps;
 	struct line speed_line;
+	/* ports of a device named on the command line whose "port:" lines
+	 * a filter dropped: a key seen again starts the next port */
+	bool implicit;
+	unsigned seen;
 };
+
+/* Keys ibv_devinfo prints under "port:" (libibverbs/examples/devinfo.c
+ * print_hca_cap()). */
+static const char *const port_words[] = { "state",     "max_mtu",
+					  "active_mtu", "sm_lid",
+					  "port_lid",  "port_lmc",
+					  "link_layer", "phys_state",
+					  "active_width", "active_speed" };
 
 static bool failure(const struct line *ln)
 {
@@ -229,6 +241,37 @@ static void port_value(struct devinfo *d, const struct line *key,
 	}
 }
 
+static void open_port(struct devinfo *d, const struct line *ln);
+
+/* Opens the next port of a filtered output when key is a port's. */
+static void implicit_port(struct devinfo *d, const struct line *key,
+			  const struct line *ln)
+{
+	size_t i = 0;
+
+	while (i < ARRAY_SIZE(port_words) && !line_eq(key, port_words[i]))
+		i++;
+	if (i == ARRAY_SIZE(port_words))
+		return;
+	if (d->port && !(d->seen & (1u << i))) {
+		d->seen |= 1u << i;
+		return;
+	}
+	close_port(d);
+	d->port_no = d->implicit ? d->port_no + 1 : 1;
+	d->implicit = true;
+	open_port(d, ln);
+	d->seen = 1u << i;
+}
+
+static void open_port(struct devinfo *d, const struct line *ln)
+{
+	d->port_line = *ln;
+	d->port = emit_begin(d->e, "port", ln);
+	emit_str(d->e, d->port, "hca", d->name, strlen(d->name), ln);
+	emit_int(d->e, d->port, "port", d->port_no, ln);
+}
+
 int parse_ibv_devinfo(struct emit *e, const char *text, size_t len,
 		      const char *arg)
 {
@@ -237,7 +280,6 @@ int parse_ibv_devinfo(struct emit *e, const char *text, size_t len,
 	struct line raw;
 	unsigned before = e->nfacts;
 
-	(void)arg;
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw)) {
 		struct line ln = line_trim(raw), key, val;
@@ -256,18 +298,28 @@ int parse_ibv_devinfo(struct emit *e, const char *text, size_t len,
 			emit_line(e, d.hca, "name", &val, &ln);
 			continue;
 		}
+		/* ibv_devinfo -d mlx5_0 | grep fw: the device the command
+		 * line names, its hca_id line filtered out */
+		if (!d.hca && !d.name[0] && arg && arg[0]) {
+			snprintf(d.name, sizeof(d.name), "%s", arg);
+			d.hca = emit_begin(e, "hca", &ln);
+			emit_str(e, d.hca, "name", d.name, strlen(d.name), &ln);
+		}
 		if (!d.hca)
 			continue;
 		if (line_eq(&key, "port") &&
 		    sscanf(line_copy(&val, buf, sizeof(buf)), "%5u",
 			   &d.port_no) == 1) {
 			close_port(&d);
+			d.implicit = false;
 			d.port_line = ln;
 			d.port = emit_begin(e, "port", &ln);
 			emit_str(e, d.port, "hca", d.name, strlen(d.name), &ln);
 			emit_int(e, d.port, "port", d.port_no, &ln);
 			continue;
 		}
+		if (d.implicit || (!d.port && arg && arg[0]))
+			implicit_port(&d, &key, &ln);
 		if (d.port)
 			port_value(&d, &key, &val, &ln);
 		else
@@ -277,32 +329,6 @@ int parse_ibv_devinfo(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibv_devinfo(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "hca_id:"))
-			score += 60;
-		else if (line_starts(&ln, "phys_port_cnt:") ||
-			 line_starts(&ln, "vendor_part_id:") ||
-			 line_starts(&ln, "active_mtu:"))
-			score += 15;
-		else if (line_starts(&ln, "No IB devices found") ||
-			 line_starts(&ln, "Failed to open device"))
-			score += 40;
-		else if (line_starts(&ln, "libibverbs: Warning:"))
-			score += 25;
-		else if (line_contains(&ln, "ibv_devinfo"))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}
 
 /* ibv_devices: a "device  node GUID" header, a dashed rule, then one
  * "name  guid" row per device. */
@@ -346,23 +372,3 @@ int parse_ibv_devices(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibv_devices(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 200) {
-		struct line ln = line_trim(raw), tok[3];
-		size_t n = line_split(&ln, tok, 3);
-
-		if (n == 3 && line_eq(&tok[0], "device") &&
-		    line_eq(&tok[1], "node") && line_eq(&tok[2], "GUID"))
-			score += 70;
-		else if (n == 2 && line_eq(&tok[0], "------") &&
-			 line_starts(&tok[1], "--------"))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}

@@ -66,23 +66,3 @@ int parse_ethtool_i(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ethtool_i(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 100) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "driver:"))
-			score += 30;
-		else if (line_starts(&ln, "bus-info:") ||
-			 line_starts(&ln, "firmware-version:") ||
-			 line_starts(&ln, "expansion-rom-version:") ||
-			 line_starts(&ln, "supports-statistics:"))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}

@@ -299,13 +299,3 @@ int parse_facts(struct emit *e, const char *text, size_t len, const char *arg)
 	return ok ? (int)r.npending : 0;
 }
 
-int detect_facts(const char *text, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && strchr(" \t\r\n", text[i]))
-		i++;
-	if (i >= len || text[i] != '{')
-		return 0;
-	return memmem(text, len < 4096 ? len : 4096, "\"facts\"", 7) ? 90 : 0;
-}

@@ -169,19 +169,9 @@ int parse_ibdev2netdev(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibdev2netdev(const char *text, size_t len)
+bool ibdev2netdev_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
+	struct mapping m;
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw);
-		struct mapping m;
-
-		if (mapping(&ln, &m))
-			score += 40;
-	}
-	return score > 100 ? 100 : score;
+	return mapping(ln, &m);
 }

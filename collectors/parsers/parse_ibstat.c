@@ -12,7 +12,20 @@ struct state {
 	struct emit *e;
 	struct fact *hca, *port;
 	char ca[128];
+	/* The ports of a CA named on the command line (ibstat mlx5_0 |
+	 * grep -i rate) whose "Port N:" lines a filter dropped: ibstat
+	 * prints them in order, so a key seen again starts the next. */
+	unsigned implicit_port;
+	unsigned seen; /* port keys of the implicit port, as bits */
 };
+
+/* Keys ibstat prints under "Port N:" (infiniband-diags ibstat.c
+ * port_dump()). */
+static const char *const port_words[] = { "State",    "Physical state",
+					  "Rate",     "Base lid",
+					  "LMC",      "SM lid",
+					  "Capability mask", "Port GUID",
+					  "Link layer" };
 
 static void close_port(struct state *s)
 {
@@ -61,6 +74,30 @@ static void port_value(struct state *s, const struct line *key,
 	}
 }
 
+/* Opens the next implicit port of a filtered output when key is a port's
+ * and no "Port N:" line came. */
+static void implicit_port(struct state *s, const struct line *key,
+			  const struct line *ln)
+{
+	size_t i = 0;
+
+	if (s->port && !s->implicit_port)
+		return;
+	while (i < ARRAY_SIZE(port_words) && !line_eq(key, port_words[i]))
+		i++;
+	if (i == ARRAY_SIZE(port_words))
+		return;
+	if (s->port && !(s->seen & (1u << i))) {
+		s->seen |= 1u << i;
+		return;
+	}
+	close_port(s);
+	s->port = emit_begin(s->e, "port", ln);
+	emit_str(s->e, s->port, "hca", s->ca, strlen(s->ca), ln);
+	emit_int(s->e, s->port, "port", ++s->implicit_port, ln);
+	s->seen = 1u << i;
+}
+
 static void tool_error(struct emit *e, const struct line *ln)
 {
 	struct fact *f = emit_begin(e, "tool_error", ln);
@@ -72,12 +109,11 @@ static void tool_error(struct emit *e, const struct line *ln)
 
 int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 {
-	struct state s = { e, NULL, NULL, "" };
+	struct state s = { e, NULL, NULL, "", 0, 0 };
 	struct lines it;
 	struct line raw;
 	unsigned before = e->nfacts;
 
-	(void)arg;
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw)) {
 		struct line ln = line_trim(raw), key, val;
@@ -101,12 +137,20 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 			emit_line(e, s.hca, "name", &name, &ln);
 			continue;
 		}
+		if (!s.ca[0] && arg && arg[0] && ln.len) {
+			/* the CA the command line names, its "CA '...'"
+			 * line filtered out */
+			snprintf(s.ca, sizeof(s.ca), "%s", arg);
+			s.hca = emit_begin(e, "hca", &ln);
+			emit_str(e, s.hca, "name", s.ca, strlen(s.ca), &ln);
+		}
 		if (!s.ca[0])
 			continue;
 		if (sscanf(line_copy(&ln, buf, sizeof(buf)), "Port %5u%c",
 			   &port, &colon) == 2 &&
 		    colon == ':' && ln.len < 16) {
 			close_port(&s);
+			s.implicit_port = 0;
 			s.port = emit_begin(e, "port", &ln);
 			emit_str(e, s.port, "hca", s.ca, strlen(s.ca), &ln);
 			emit_int(e, s.port, "port", port, &ln);
@@ -114,6 +158,7 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 		}
 		if (!line_kv(&ln, ':', &key, &val))
 			continue;
+		implicit_port(&s, &key, &ln);
 		if (s.port) {
 			port_value(&s, &key, &val, &ln);
 			continue;
@@ -125,27 +170,7 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibstat(const char *text, size_t len)
+bool ibstat_ca_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len < 65536 ? len : 65536);
-	while (lines_next(&it, &raw)) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "CA '") && ln.p[ln.len - 1] == '\'')
-			score += 60;
-		else if (line_starts(&ln, "CA type:") ||
-			 line_starts(&ln, "Firmware version:") ||
-			 line_starts(&ln, "Physical state:"))
-			score += 15;
-		else if (line_starts(&ln, "ibpanic:") &&
-			 line_contains(&ln, "main:"))
-			score += 40;
-		if (score >= 100)
-			return 100;
-	}
-	return score;
+	return line_starts(ln, "CA '") && ln->p[ln->len - 1] == '\'';
 }

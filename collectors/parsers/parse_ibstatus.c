@@ -108,22 +108,10 @@ int parse_ibstatus(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ibstatus(const char *text, size_t len)
+bool ibstatus_header_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
+	struct line name;
+	unsigned port;
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw), name;
-		unsigned port;
-
-		if (header(&ln, &name, &port))
-			score += 60;
-		else if (line_starts(&ln, "phys state:") ||
-			 line_starts(&ln, "default gid:"))
-			score += 15;
-	}
-	return score > 100 ? 100 : score;
+	return header(ln, &name, &port);
 }

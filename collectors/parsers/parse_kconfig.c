@@ -58,26 +58,3 @@ int parse_kconfig(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_kconfig(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int options = 0, others = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 300) {
-		struct line ln = line_trim(raw);
-
-		if (!ln.len ||
-		    (line_starts(&ln, "#") && !line_starts(&ln, "# CONFIG_")))
-			continue;
-		if (line_starts(&ln, "CONFIG_") ||
-		    line_starts(&ln, "# CONFIG_"))
-			options++;
-		else
-			others++;
-	}
-	if (options < 3)
-		return 0;
-	return options > 4 * others ? 90 : 40;
-}

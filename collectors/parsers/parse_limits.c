@@ -104,28 +104,13 @@ int parse_limits_conf(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_limits_conf(const char *text, size_t len)
+bool limits_memlock_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
+	struct line tok[5];
+	size_t n = line_split(ln, tok, 5);
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 400) {
-		struct line ln = line_trim(raw), tok[5];
-		size_t n = line_split(&ln, tok, 5);
-
-		if (n >= 4 && tok[0].p[0] != '#' &&
-		    (line_eq(&tok[1], "soft") || line_eq(&tok[1], "hard") ||
-		     line_eq(&tok[1], "-")) &&
-		    line_eq(&tok[2], "memlock"))
-			score += 50;
-		else if (line_starts(&ln, "#<domain>") &&
-			 line_contains(&ln, "<item>"))
-			score += 40;
-		else if (line_contains(&ln, "pam_limits") ||
-			 line_contains(&ln, "limits.conf"))
-			score += 10;
-	}
-	return score > 100 ? 100 : score;
+	return n >= 4 && tok[0].p[0] != '#' &&
+	       (line_eq(&tok[1], "soft") || line_eq(&tok[1], "hard") ||
+		line_eq(&tok[1], "-")) &&
+	       line_eq(&tok[2], "memlock");
 }

@@ -468,54 +468,80 @@ struct log_stream *log_stream_new(struct emit *e)
 	return s;
 }
 
-void log_stream_feed(struct log_stream *s, const char *text, size_t len)
+/* A mail client wraps a line at about 72 to 80 columns: a line that
+ * long may go on, unstamped, on the next. */
+#define WRAP_COLUMNS 64 /* @@ */
+
+/* Whether ln goes on the open record: the rest of a line a mail client
+ * wrapped, or of a message cut after its "...:(pid N):" prefix. */
+static bool continues(const struct log_stream *s, size_t prev_len,
+		      const struct line *ln)
+{
+	const struct strbuf *rec = &s->rec;
+	struct line t = line_trim(*ln);
+	struct stamp st;
+
+	if (!s->open || !rec->len || !t.len)
+		return false;
+	stamp(ln->p, ln->len, &st);
+	if (st.any || log_driver_line(&t))
+		return false;
+	if (rec->buf[rec->len - 1] == ':' &&
+	    (ln->p[0] == ' ' || ln->p[0] == '\t'))
+		return true;
+	if (s->sc.stamped)
+		return true;
+	/* A wrapped line's rest is short and starts without indentation;
+	 * the line before it was long. */
+	return prev_len >= WRAP_COLUMNS && ln->p[0] != ' ' &&
+	       ln->p[0] != '\t' && t.len < WRAP_COLUMNS &&
+	       !memchr(t.p, '$', t.len < 2 ? t.len : 2) &&
+	       !memchr(t.p, '#', t.len < 2 ? t.len : 2);
+}
+
+/* A kernel line of a pasted block (see log_stream_feed_at). */
+static bool pasted_kernel_line(const struct line *ln, bool strict)
+{
+	struct line t = line_trim(*ln);
+
+	if (!t.len)
+		return false;
+	if (strict)
+		return log_kernel_line(&t) || log_driver_line(&t);
+	return log_stamped_line(&t) || log_driver_line(&t);
+}
+
+static void feed(struct log_stream *s, const char *text, size_t len,
+		 bool pasted, bool strict)
 {
 	struct scan *sc = &s->sc;
 	struct strbuf *rec = &s->rec;
 	struct lines it;
 	struct line ln;
+	size_t prev_len = 0;
 
-	if (!s->started) {
-		sc->stamped = stamped(text, len);
-		s->started = true;
-	}
 	lines_init(&it, text, len);
 	it.no = s->lineno;
 	while (lines_next(&it, &ln)) {
-		struct stamp st;
-
-		/* A message cut after its "...:(pid N):" prefix, and its rest
-		 * indented on the next line, as people paste them. */
-		if (s->open && !sc->stamped && rec->len &&
-		    rec->buf[rec->len - 1] == ':' && ln.len &&
-		    (ln.p[0] == ' ' || ln.p[0] == '\t') && line_trim(ln).len) {
+		if (continues(s, prev_len, &ln)) {
 			struct line t = line_trim(ln);
 
 			if (rec->len + t.len + 1 < LOG_RECORD_MAX) {
 				sb_putc(rec, ' ');
 				sb_add(rec, t.p, t.len);
 			}
+			prev_len = ln.len;
 			continue;
 		}
-		if (s->open && sc->stamped && line_trim(ln).len) {
-			stamp(ln.p, ln.len, &st);
-			if (!st.any) {
-				struct line t = line_trim(ln);
-
-				if (rec->len + t.len + 1 < LOG_RECORD_MAX) {
-					sb_putc(rec, ' ');
-					sb_add(rec, t.p, t.len);
-				}
-				continue;
-			}
-		}
+		prev_len = ln.len;
 		if (s->open)
 			record(sc, rec->buf, rec->len, &s->first);
 		sb_reset(rec);
 		/* No kernel message starts with '#': a comment a person
 		 * added to the paste. */
 		s->open = !(ln.len && ln.p[0] == '#') &&
-			  logscan_relevant(sc->ls, ln.p, ln.len);
+			  ((pasted && pasted_kernel_line(&ln, strict)) ||
+			   (!strict && logscan_relevant(sc->ls, ln.p, ln.len)));
 		if (s->open) {
 			s->first = ln;
 			sb_add(rec, ln.p,
@@ -524,6 +550,32 @@ void log_stream_feed(struct log_stream *s, const char *text, size_t len)
 		}
 	}
 	s->lineno = it.no;
+}
+
+void log_stream_feed(struct log_stream *s, const char *text, size_t len)
+{
+	if (!s->started) {
+		s->sc.stamped = stamped(text, len);
+		s->started = true;
+	}
+	feed(s, text, len, false, false);
+}
+
+void log_stream_feed_at(struct log_stream *s, const char *text, size_t len,
+			uint32_t first_no, bool strict)
+{
+	if (s->open)
+		record(&s->sc, s->rec.buf, s->rec.len, &s->first);
+	s->open = false;
+	sb_reset(&s->rec);
+	s->sc.stamped = stamped(text, len);
+	s->started = true;
+	s->lineno = first_no ? first_no - 1 : 0;
+	feed(s, text, len, true, strict);
+	if (s->open)
+		record(&s->sc, s->rec.buf, s->rec.len, &s->first);
+	s->open = false;
+	sb_reset(&s->rec);
 }
 
 int log_stream_end(struct log_stream *s)
@@ -581,29 +633,26 @@ static int kernel_message(const struct line *ln, const struct stamp *st)
 	return 0;
 }
 
-int detect_dmesg(const char *text, size_t len)
+bool log_kernel_line(const struct line *ln)
 {
-	struct lines it;
-	struct line ln;
-	int stamped_lines = 0, kernel = 0, strong = 0, lines = 0;
+	struct stamp st;
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &ln) && lines < 200) {
-		struct stamp st;
-		int k;
+	stamp(ln->p, ln->len, &st);
+	return st.any && kernel_message(ln, &st);
+}
 
-		if (!line_trim(ln).len || line_starts(&ln, "#"))
-			continue;
-		lines++;
-		stamp(ln.p, ln.len, &st);
-		stamped_lines += st.any;
-		k = kernel_message(&ln, &st);
-		kernel += k;
-		strong += k == 2;
-	}
-	if (!lines)
-		return 0;
-	if (stamped_lines * 2 >= lines)
-		return kernel ? 80 : 45;
-	return strong && kernel >= lines ? 60 : 0;
+bool log_stamped_line(const struct line *ln)
+{
+	struct stamp st;
+
+	stamp(ln->p, ln->len, &st);
+	return st.any;
+}
+
+bool log_driver_line(const struct line *ln)
+{
+	struct stamp st;
+
+	stamp(ln->p, ln->len, &st);
+	return kernel_message(ln, &st) == 2;
 }

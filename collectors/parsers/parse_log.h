@@ -4,7 +4,9 @@
 #ifndef RD_PARSE_LOG_H
 #define RD_PARSE_LOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collectors/parsers/parse.h"
 
@@ -17,6 +19,15 @@ struct log_stream *log_stream_new(struct emit *e);
 /* Scans the next piece of the log.  A piece holds whole lines: a line
  * split between two pieces counts as two (the caller cuts at newlines). */
 void log_stream_feed(struct log_stream *s, const char *text, size_t len);
+
+/* Scans text, a block of a paste whose first line is line first_no of
+ * it, as a part of the log.  A person pasted these lines, so every
+ * kernel line is kept, RDMA's or not; in a block that is the kernel log
+ * (strict false) every line with a kernel timestamp is one, in another
+ * tool's output (strict) only lines with a kernel timestamp and a
+ * driver's "<driver> <device>: " prefix, or that prefix alone. */
+void log_stream_feed_at(struct log_stream *s, const char *text, size_t len,
+			uint32_t first_no, bool strict);
 
 /* Ends the log: adds the signature events and frees s.  Returns the number
  * of facts the log added. */

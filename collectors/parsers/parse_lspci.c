@@ -218,28 +218,11 @@ int parse_lspci(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_lspci(const char *text, size_t len)
+bool lspci_header_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0, headers = 0;
+	struct line tok[2];
+	char addr[32];
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw), tok[2];
-		char addr[32];
-
-		if (line_starts(&ln, "LnkCap:") || line_starts(&ln, "LnkSta:"))
-			score += 30;
-		else if (line_starts(&ln, "Kernel driver in use:") ||
-			 line_starts(&ln, "Capabilities: ["))
-			score += 5;
-		else if (headers < 2 && line_split(&ln, tok, 2) == 2 &&
-			 whole_addr(&tok[0], addr) &&
-			 line_contains(&tok[1], ": ")) {
-			headers++;
-			score += 20;
-		}
-	}
-	return score > 100 ? 100 : score;
+	return line_split(ln, tok, 2) == 2 && whole_addr(&tok[0], addr) &&
+	       line_contains(&tok[1], ": ");
 }

@@ -16,6 +16,9 @@ static const struct field_key flint_keys[] = {
 	{ "Image type", "image_type" },
 	{ "FW Version", "fw_ver" },
 	{ "FW Version(Running)", "fw_running" },
+	/* burn: what the flash held before it ("New FW version" is the
+	 * image's) */
+	{ "Current FW version on flash", "fw_ver" },
 	{ "FW Release Date", "release_date" },
 	{ "Product Version", "product_version" },
 	{ "Part Number", "part_number" },
@@ -136,27 +139,6 @@ int parse_flint_q(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_flint_q(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 200) {
-		struct line ln = line_unmark(raw);
-
-		if (line_starts(&ln, "Image type:") ||
-		    line_starts(&ln, "FW Version:") ||
-		    line_starts(&ln, "FW Version(Running):"))
-			score += 30;
-		else if (line_starts(&ln, "FW Release Date:") ||
-			 line_starts(&ln, "Product Version:") ||
-			 line_starts(&ln, "Rom Info:"))
-			score += 15;
-	}
-	return score > 100 ? 100 : score;
-}
 
 /* The status phrase s holds, into buf.  A mail client may have wrapped
  * the phrase ("No" / "matching image found"): then s and next join, and
@@ -276,26 +258,3 @@ int parse_mlxfwmanager(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_mlxfwmanager(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 400) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "Querying Mellanox devices firmware"))
-			score += 60;
-		else if (line_starts(&ln, "PCI Device Name:") ||
-			 (line_starts(&ln, "Versions:") &&
-			  line_contains(&ln, "Available")))
-			score += 30;
-		else if (line_starts(&ln, "Device #") ||
-			 line_starts(&ln, "Device Type:") ||
-			 line_starts(&ln, "Part Number:"))
-			score += 10;
-	}
-	return score > 100 ? 100 : score;
-}

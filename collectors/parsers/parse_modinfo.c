@@ -102,24 +102,3 @@ int parse_modinfo(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_modinfo(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 200) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "filename:") && line_contains(&ln, ".ko"))
-			score += 40;
-		else if (line_starts(&ln, "vermagic:") ||
-			 line_starts(&ln, "srcversion:") ||
-			 line_starts(&ln, "depends:"))
-			score += 20;
-		else if (line_starts(&ln, "version:"))
-			score += 10;
-	}
-	return score > 100 ? 100 : score;
-}

@@ -94,49 +94,31 @@ int parse_proc_modules(struct emit *e, const char *text, size_t len,
 	return parse(e, text, len, true);
 }
 
-/* Counts module-shaped lines, and those with /proc/modules' state and
- * address columns. */
-static void shape(const char *text, size_t len, int *rows, int *proc,
-		  int *header)
+bool lsmod_header_line(const struct line *ln)
 {
-	struct lines it;
-	struct line ln;
+	struct line tok[3];
 
-	*rows = *proc = *header = 0;
-	lines_init(&it, text, len);
-	while (lines_next(&it, &ln) && it.no < 400) {
-		struct line tok[7];
-		size_t n = line_split(&ln, tok, 7);
-
-		if (n >= 3 && line_eq(&tok[0], "Module") &&
-		    line_eq(&tok[1], "Size"))
-			(*header)++;
-		if (n < 3 || !module_name(&tok[0]) || !all_digits(&tok[1]) ||
-		    !all_digits(&tok[2]))
-			continue;
-		(*rows)++;
-		if (n >= 6 &&
-		    (line_eq(&tok[4], "Live") || line_eq(&tok[4], "Loading") ||
-		     line_eq(&tok[4], "Unloading")) &&
-		    line_starts(&tok[5], "0x"))
-			(*proc)++;
-	}
+	return line_split(ln, tok, 3) == 3 && line_eq(&tok[0], "Module") &&
+	       line_eq(&tok[1], "Size");
 }
 
-int detect_lsmod(const char *text, size_t len)
+bool lsmod_row_line(const struct line *ln)
 {
-	int rows, proc, header;
+	struct line tok[4];
 
-	shape(text, len, &rows, &proc, &header);
-	if (proc > rows / 2)
-		return 0;
-	return (header ? 50 : 0) + (rows >= 3 ? 45 : rows * 12);
+	return line_split(ln, tok, 4) >= 3 && module_name(&tok[0]) &&
+	       all_digits(&tok[1]) && all_digits(&tok[2]);
 }
 
-int detect_proc_modules(const char *text, size_t len)
+/* A row with /proc/modules' state and address columns. */
+bool proc_modules_line(const struct line *ln)
 {
-	int rows, proc, header;
+	struct line tok[7];
+	size_t n = line_split(ln, tok, 7);
 
-	shape(text, len, &rows, &proc, &header);
-	return proc && proc >= rows / 2 ? 60 + (proc >= 3 ? 35 : 0) : 0;
+	return n >= 6 && module_name(&tok[0]) && all_digits(&tok[1]) &&
+	       all_digits(&tok[2]) &&
+	       (line_eq(&tok[4], "Live") || line_eq(&tok[4], "Loading") ||
+		line_eq(&tok[4], "Unloading")) &&
+	       line_starts(&tok[5], "0x");
 }

@@ -102,21 +102,16 @@ int parse_ofed_info(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_ofed_info(const char *text, size_t len)
+bool ofed_release_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
+	struct ofed_line o;
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 50) {
-		struct line ln = line_trim(raw);
-		struct ofed_line o;
+	return ofed_line(ln, &o) && o.distribution;
+}
 
-		if (ofed_line(&ln, &o))
-			score += o.distribution ? 90 : 35;
-		else if (line_contains(&ln, "ofed_info"))
-			score += 10;
-	}
-	return score > 100 ? 100 : score;
+bool ofed_version_line(const struct line *ln)
+{
+	struct ofed_line o;
+
+	return ofed_line(ln, &o);
 }

@@ -113,23 +113,9 @@ int parse_perfquery(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_perfquery(const char *text, size_t len)
+bool perfquery_header_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
+	struct block b;
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw);
-		struct block b;
-
-		if (header(&ln, &b))
-			score += 60;
-		else if (line_starts(&ln, "PortSelect:..") ||
-			 line_starts(&ln, "SymbolErrorCounter:..") ||
-			 line_starts(&ln, "PortXmitData:.."))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
+	return header(ln, &b);
 }

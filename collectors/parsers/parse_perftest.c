@@ -100,6 +100,27 @@ static void command_line(struct result *r, const struct line *ln)
 			snprintf(r->test, sizeof(r->test), "%s", tools[i]);
 }
 
+/* Every row of the result table, as perftest_row: a run over several
+ * message sizes (-a) shows each, and the perftest fact keeps the last. */
+static void emit_row(struct emit *e, const struct result *r)
+{
+	struct fact *f = emit_begin(e, "perftest_row", &r->row);
+	double k = r->mib ? MIB_TO_GBIT : 1;
+
+	if (r->test[0])
+		emit_str(e, f, "test", r->test, strlen(r->test), &r->row);
+	if (r->device.p)
+		emit_line(e, f, "hca", &r->device, &r->device_line);
+	emit_int(e, f, "msg_size", (int64_t)r->size, &r->row);
+	if (r->table == TABLE_LAT) {
+		emit_num(e, f, "lat_typical_us", r->typical, &r->row);
+	} else {
+		emit_num(e, f, "bw_peak_gbps", r->peak * k, &r->row);
+		emit_num(e, f, "bw_avg_gbps", r->avg * k, &r->row);
+	}
+	emit_end(e, f);
+}
+
 static void data_row(struct result *r, const struct line *ln)
 {
 	struct line tok[8];
@@ -196,7 +217,11 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 		}
 		if (r.table != TABLE_NONE && ln.len &&
 		    isdigit((unsigned char)ln.p[0])) {
+			const char *seen = r.row.p;
+
 			data_row(&r, &ln);
+			if (r.row.p != seen)
+				emit_row(e, &r);
 			continue;
 		}
 		if (line_starts(&ln, "Conflicting CPU frequency") &&
@@ -211,35 +236,3 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_perftest(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 400) {
-		struct line ln = line_trim(raw);
-
-		if (line_starts(&ln, "#bytes") &&
-		    (line_contains(&ln, "BW average") ||
-		     line_contains(&ln, "t_typical") ||
-		     line_contains(&ln, "#iterations")))
-			score += 70;
-		else if (line_contains(&ln, "BW Test") ||
-			 line_contains(&ln, "Latency Test") ||
-			 line_contains(&ln, "Bidirectional BW"))
-			score += 40;
-		else if (line_starts(&ln, "Unable to Connect the HCA") ||
-			 line_starts(&ln, "Did not detect devices") ||
-			 (line_starts(&ln, "Failed to modify QP") &&
-			  line_contains(&ln, "to RTR")))
-			score += 50;
-		else if (line_contains(&ln, "ib_write_bw") ||
-			 line_contains(&ln, "ib_read_bw") ||
-			 line_contains(&ln, "ib_send_bw") ||
-			 line_contains(&ln, "_lat "))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}

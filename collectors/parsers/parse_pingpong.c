@@ -132,29 +132,3 @@ int parse_pingpong(struct emit *e, const char *text, size_t len,
 	return (int)(e->nfacts - before);
 }
 
-int detect_pingpong(const char *text, size_t len)
-{
-	struct lines it;
-	struct line raw;
-	int score = 0;
-
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && it.no < 200) {
-		struct line ln = line_trim(raw);
-
-		/* perftest prints these lines too, without the commas */
-		if ((line_starts(&ln, "local address:") ||
-		     line_starts(&ln, "remote address:")) &&
-		    line_contains(&ln, ", QPN "))
-			score += 30;
-		else if (line_contains(&ln, " bytes in ") &&
-			 line_contains(&ln, "Mbit/sec"))
-			score += 30;
-		else if (line_contains(&ln, " iters in ") &&
-			 line_contains(&ln, "usec/iter"))
-			score += 30;
-		else if (line_contains(&ln, "_pingpong"))
-			score += 20;
-	}
-	return score > 100 ? 100 : score;
-}

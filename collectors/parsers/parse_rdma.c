@@ -195,25 +195,102 @@ int parse_rdma(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_rdma(const char *text, size_t len)
+static char line_kind(const struct line *ln)
+{
+	struct line tok[RDMA_TOKENS], name;
+	size_t n = line_split(ln, tok, RDMA_TOKENS);
+	unsigned port;
+	char kind = classify(tok, n, &name, &port);
+
+	if (kind == 'l' && !value_of(tok, 2, n, "state") &&
+	    !value_of(tok, 2, n, "physical_state"))
+		return 0;
+	return kind;
+}
+
+bool rdma_link_line(const struct line *ln)
+{
+	return line_kind(ln) == 'l';
+}
+
+bool rdma_dev_line(const struct line *ln)
+{
+	return line_kind(ln) == 'd';
+}
+
+static bool counter_name(const struct line *t);
+
+/* rdma statistic show: "link mlx5_0/1 rx_write_requests 0 rx_read_requests
+ * 0 ..." (iproute2 rdma/stat.c: the link, then name value pairs) */
+bool rdma_statistic_line(const struct line *ln)
+{
+	struct line tok[4], name;
+	unsigned port;
+
+	return line_split(ln, tok, 4) == 4 && line_eq(&tok[0], "link") &&
+	       dev_port(tok[1], &name, &port) && counter_name(&tok[2]) &&
+	       digits(tok[3].p, tok[3].len);
+}
+
+/* A counter name as rdma prints it: lowercase, digits and '_'. */
+static bool counter_name(const struct line *t)
+{
+	if (!t->len || t->len > 64 || !islower((unsigned char)t->p[0]))
+		return false;
+	for (size_t i = 0; i < t->len; i++)
+		if (!islower((unsigned char)t->p[i]) &&
+		    !isdigit((unsigned char)t->p[i]) && t->p[i] != '_')
+			return false;
+	return true;
+}
+
+/* Both forms: "link mlx5_0/1 name value name value ..." (which a mail
+ * client may wrap anywhere) and -p's "link mlx5_0/1" with one "name value"
+ * per line after it. */
+int parse_rdma_statistic(struct emit *e, const char *text, size_t len,
+			 const char *arg)
 {
 	struct lines it;
-	struct line raw;
-	int score = 0;
+	struct line raw, name = { NULL, 0, 0 }, pending = { NULL, 0, 0 };
+	unsigned before = e->nfacts, port = 0;
 
+	(void)arg;
 	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw), tok[RDMA_TOKENS], name;
-		size_t n = line_split(&ln, tok, RDMA_TOKENS);
-		unsigned port;
-		char kind = classify(tok, n, &name, &port);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw), tok[RDMA_TOKENS];
+		size_t n = line_split(&ln, tok, RDMA_TOKENS), i = 0;
 
-		if (kind == 'l' && (value_of(tok, 2, n, "state") ||
-				    value_of(tok, 2, n, "physical_state")))
-			score += 50;
-		else if (kind == 'd' ||
-			 line_starts(&ln, "Failed to open NETLINK_RDMA socket"))
-			score += 50;
+		if (!n) {
+			name.p = NULL;
+			continue;
+		}
+		if (n >= 2 && line_eq(&tok[0], "link")) {
+			if (!dev_port(tok[1], &name, &port))
+				name.p = NULL;
+			pending.p = NULL;
+			i = 2;
+		}
+		if (!name.p)
+			continue;
+		for (; i < n; i++) {
+			struct fact *f;
+
+			if (counter_name(&tok[i])) {
+				pending = tok[i];
+				continue;
+			}
+			if (!pending.p || !digits(tok[i].p, tok[i].len)) {
+				pending.p = NULL;
+				continue;
+			}
+			f = emit_begin(e, "counter", &ln);
+			emit_line(e, f, "hca", &name, &ln);
+			emit_int(e, f, "port", port, &ln);
+			emit_line(e, f, "name", &pending, &ln);
+			emit_line(e, f, "value", &tok[i], &ln);
+			emit_end(e, f);
+			pending.p = NULL;
+		}
 	}
-	return score > 100 ? 100 : score;
+	return (int)(e->nfacts - before);
 }

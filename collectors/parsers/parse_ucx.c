@@ -91,18 +91,9 @@ int parse_ucx_log(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-int detect_ucx_log(const char *text, size_t len)
+bool ucx_log_line(const struct line *ln)
 {
-	struct lines it;
-	struct line raw;
-	int score = 0;
+	struct line msg;
 
-	lines_init(&it, text, len);
-	while (lines_next(&it, &raw) && score < 100) {
-		struct line ln = line_trim(raw), msg;
-
-		if (ucx_message(&ln, &msg))
-			score += 40;
-	}
-	return score > 100 ? 100 : score;
+	return ucx_message(ln, &msg);
 }

@@ -62,7 +62,7 @@ static void every_format(const char *text, size_t len)
 		fb = fact_base_new();
 		emit_init(&e, fb, "hostile");
 		assert_true(f->parse(&e, text, len, NULL) >= 0);
-		score = f->detect(text, len);
+		score = format_score(f, text, len);
 		assert_true(score >= 0 && score <= 100);
 		fact_base_free(fb);
 	}

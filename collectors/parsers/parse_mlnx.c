@@ -1,0 +1,185 @@
+/* MLNX_OFED's and MFT's listings: show_gids (the GID table of every port
+ * with its RoCE version and interface) and mst status -v (each adapter's
+ * MST device, PCI address, RDMA device and interface). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collectors/parsers/formats.h"
+
+static bool all_digits(const struct line *t)
+{
+	if (!t->len || t->len > 9)
+		return false;
+	for (size_t i = 0; i < t->len; i++)
+		if (!isdigit((unsigned char)t->p[i]))
+			return false;
+	return true;
+}
+
+/* "mlx5_0 1 3 0000:0000:0000:0000:0000:ffff:c0a8:0101 192.168.1.1 v2
+ * ens1f0": device, port, index, GID, [IPv4], version, [interface] */
+static size_t gid_row(const struct line *ln, struct line *tok)
+{
+	size_t n = line_split(ln, tok, 8);
+
+	if (n < 5 || !all_digits(&tok[1]) || !all_digits(&tok[2]) ||
+	    !memchr(tok[3].p, ':', tok[3].len) || tok[3].len < 10)
+		return 0;
+	return n;
+}
+
+bool show_gids_row_line(const struct line *ln)
+{
+	struct line tok[8];
+
+	return gid_row(ln, tok) > 0;
+}
+
+int parse_show_gids(struct emit *e, const char *text, size_t len,
+		    const char *arg)
+{
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+
+	(void)arg;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw), tok[8];
+		size_t n = gid_row(&ln, tok), ver;
+		struct fact *f;
+
+		if (!n)
+			continue;
+		/* the version is the first v1/v2 word after the GID */
+		for (ver = 4; ver < n; ver++)
+			if (line_eq(&tok[ver], "v1") ||
+			    line_eq(&tok[ver], "v2"))
+				break;
+		f = emit_begin(e, "gid", &ln);
+		emit_line(e, f, "hca", &tok[0], &ln);
+		emit_line(e, f, "port", &tok[1], &ln);
+		emit_line(e, f, "index", &tok[2], &ln);
+		emit_line(e, f, "gid", &tok[3], &ln);
+		if (ver < n)
+			emit_str(e, f, "type",
+				 line_eq(&tok[ver], "v1") ? "RoCE v1" :
+							    "RoCE v2",
+				 7, &ln);
+		emit_end(e, f);
+		if (ver + 1 < n) {
+			f = emit_begin(e, "netdev", &ln);
+			emit_line(e, f, "name", &tok[ver + 1], &ln);
+			emit_line(e, f, "hca", &tok[0], &ln);
+			emit_line(e, f, "port", &tok[1], &ln);
+			emit_end(e, f);
+		}
+	}
+	return (int)(e->nfacts - before);
+}
+
+/* "ConnectX5(rev:0) /dev/mst/mt4119_pciconf0 3b:00.0 mlx5_0
+ * net-enp59s0f0 0" (mst status -v, PCI devices) */
+static size_t mst_row(const struct line *ln, struct line *tok, char *pci)
+{
+	size_t n = line_split(ln, tok, 6);
+
+	if (n < 4 || !line_contains(&tok[0], "(rev:"))
+		return 0;
+	return line_pci_addr(&tok[2], pci, 32) ? n : 0;
+}
+
+bool mst_status_row_line(const struct line *ln)
+{
+	struct line tok[6];
+	char pci[32];
+
+	return mst_row(ln, tok, pci) > 0;
+}
+
+int parse_mst_status(struct emit *e, const char *text, size_t len,
+		     const char *arg)
+{
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+
+	(void)arg;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw), tok[6];
+		char pci[32];
+		size_t n = mst_row(&ln, tok, pci);
+		bool rdma;
+		struct fact *f;
+
+		if (!n)
+			continue;
+		/* an empty RDMA column leaves the NUMA node ("-1") there */
+		rdma = isalpha((unsigned char)tok[3].p[0]) &&
+		       !line_eq(&tok[3], "NA");
+		if (rdma) {
+			f = emit_begin(e, "hca", &ln);
+			emit_line(e, f, "name", &tok[3], &ln);
+			emit_str(e, f, "pci", pci, strlen(pci), &ln);
+			emit_end(e, f);
+		}
+		if (n > 4 && line_starts(&tok[4], "net-") && tok[4].len > 4 &&
+		    tok[4].p[4] != ',') {
+			/* "net-p1,net-pf1hpf,...": the first interface */
+			struct line net = { tok[4].p + 4, tok[4].len - 4,
+					    ln.no };
+
+			net.len = strcspn(net.p, ",") < net.len ?
+					  strcspn(net.p, ",") :
+					  net.len;
+
+			f = emit_begin(e, "netdev", &ln);
+			emit_line(e, f, "name", &net, &ln);
+			if (rdma)
+				emit_line(e, f, "hca", &tok[3], &ln);
+			emit_str(e, f, "pci", pci, strlen(pci), &ln);
+			emit_end(e, f);
+		}
+	}
+	return (int)(e->nfacts - before);
+}
+
+/* infiniband-diags sminfo.c: "sminfo: sm lid %d sm guid 0x%" PRIx64 ",
+ * activity count %u priority %d state %d %s" */
+int parse_sminfo(struct emit *e, const char *text, size_t len, const char *arg)
+{
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+
+	(void)arg;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw);
+		char buf[256], guid[32], state[32];
+		unsigned lid, activity, code;
+		int prio;
+		struct fact *f;
+
+		if (line_starts(&ln, "sminfo: iberror:") ||
+		    line_starts(&ln, "ibwarn:")) {
+			emit_tool_error(e, "sminfo", &ln);
+			continue;
+		}
+		line_copy(&ln, buf, sizeof(buf));
+		if (sscanf(buf,
+			   "sminfo: sm lid %u sm guid %31[0-9a-fA-Fx], activity count %u priority %d state %u %31s",
+			   &lid, guid, &activity, &prio, &code, state) != 6)
+			continue;
+		f = emit_begin(e, "sm", &ln);
+		emit_int(e, f, "lid", lid, &ln);
+		emit_str(e, f, "guid", guid, strlen(guid), &ln);
+		emit_int(e, f, "activity", activity, &ln);
+		emit_int(e, f, "priority", prio, &ln);
+		emit_str(e, f, "state", state, strlen(state), &ln);
+		emit_end(e, f);
+	}
+	return (int)(e->nfacts - before);
+}

@@ -1,0 +1,341 @@
+/* The block layer (collectors/parsers/blocks.c): pastes cut at prompts,
+ * fences, headings and banners; commands tied to their device and filter;
+ * listings and empty outputs as evidence; kernel lines found in any block,
+ * behind quote marks and emphasis, with wrapped lines joined. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "collectors/parsers/blocks.h"
+#include "engine/diag.h"
+#include "collectors/parsers/logscan.h"
+#include "engine/kb.h"
+#include "parsed.h"
+
+/* Cuts text into blocks with kb/ loaded (the kernel-log scan needs its
+ * signatures and log sources). */
+static struct parsed paste(const char *text, struct blocks_summary *sum)
+{
+	struct parsed p = { fact_base_new(), 0 };
+	struct diag *d = diag_new();
+	struct emit e;
+
+	if (kb_load_dir(p.fb, "kb", "kb", d) < 0)
+		fail_msg("kb/ does not load");
+	emit_init(&e, p.fb, "paste.txt");
+	e.scan = logscan_new(p.fb, d);
+	p.facts = blocks_parse(&e, text, strlen(text), sum);
+	logscan_free(e.scan);
+	diag_free(d);
+	return p;
+}
+
+static const struct fact *listing_of(const struct parsed *p, const char *tool)
+{
+	return find(p, "listing", "tool", tool);
+}
+
+static void test_filter_and_device(void **state)
+{
+	static const char input[] =
+		"[root@node7 ~]# ibstat mlx5_0 | grep -i rate\n"
+		"\t\tRate: 100\n"
+		"\t\tRate: 25\n"
+		"[root@node7 ~]# lsmod | grep -e mlx5 -e ib_ | less\n"
+		"mlx5_core            2469888  0\n"
+		"ib_core               528384  1 mlx5_core\n"
+		"$ lsmod | grep -v mlx\n"
+		"ib_uverbs 1000 0\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste(input, NULL);
+	/* the CA named on the command line, its ports in order */
+	assert_int_equal(num(port(&p, "mlx5_0", 1), "rate_gbps"), 100);
+	assert_int_equal(num(port(&p, "mlx5_0", 2), "rate_gbps"), 25);
+	assert_int_equal(line_of(port(&p, "mlx5_0", 2), "rate_gbps"), 3);
+	f = listing_of(&p, "ibstat");
+	assert_string_equal(text(f, "hca"), "mlx5_0");
+	assert_string_equal(text(f, "filter"), "^(?=.*(?i:(?:rate)))");
+	/* two -e patterns are one alternation; less passes every line */
+	f = listing_of(&p, "lsmod");
+	assert_string_equal(text(f, "filter"), "^(?=.*(?:(?:mlx5)|(?:ib_)))");
+	assert_int_equal(num(f, "count"), 2);
+	assert_string_equal(text(f, "command"),
+			    "lsmod | grep -e mlx5 -e ib_ | less");
+	/* grep -v hides what it matches: no listing of it */
+	assert_int_equal(count(&p, "listing"), 2);
+	fact_base_free(p.fb);
+
+	/* ibv_devinfo -d DEV | grep: the device and its ports */
+	p = paste("$ ibv_devinfo -d mlx5_2 | grep -e fw_ver -e state\n"
+		  "\tfw_ver:\t\t\t\t28.39.1002\n"
+		  "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"
+		  "\t\t\tstate:\t\t\tPORT_DOWN (1)\n",
+		  NULL);
+	assert_string_equal(text(find(&p, "hca", "name", "mlx5_2"), "fw_ver"),
+			    "28.39.1002");
+	assert_string_equal(text(port(&p, "mlx5_2", 2), "state"), "DOWN");
+	fact_base_free(p.fb);
+}
+
+static void test_grep_syntax(void **state)
+{
+	static const char input[] =
+		"$ lsmod | grep 'mlx5\\|ib_core'\n"
+		"mlx5_core 1 0\n"
+		"$ lsmod | egrep -w 'mlx5_ib|rdma_cm'\n"
+		"rdma_cm 1 0\n"
+		"$ lsmod | grep -F mlx5.core\n"
+		"$ lsmod | head -3\n"
+		"Module Size Used by\n";
+	struct parsed p;
+	size_t n;
+	const uint32_t *ids;
+
+	(void)state;
+	p = paste(input, NULL);
+	ids = fact_base_of_kind(p.fb, sym_intern_cstr("listing"), &n);
+	/* head drops lines: three listings, not four */
+	assert_int_equal(n, 3);
+	assert_string_equal(text(fact_base_get(p.fb, ids[0]), "filter"),
+			    "^(?=.*(?:(?:mlx5|ib_core)))");
+	assert_string_equal(text(fact_base_get(p.fb, ids[1]), "filter"),
+			    "^(?=.*(?:\\b(?:mlx5_ib|rdma_cm)\\b))");
+	assert_string_equal(text(fact_base_get(p.fb, ids[2]), "filter"),
+			    "^(?=.*(?:(?:mlx5\\.core)))");
+	assert_int_equal(num(fact_base_get(p.fb, ids[2]), "count"), 0);
+	fact_base_free(p.fb);
+}
+
+static void test_empty_outputs(void **state)
+{
+	static const char input[] = "$ ibstat\n"
+				   "$ ibstat\n"
+				   "ibpanic: [1234] main: stat of IB device "
+				   "'mlx5_0' failed: No such file or directory\n"
+				   "$ ibv_devices\n"
+				   "    device          \t   node GUID\n"
+				   "    ------          \t----------------\n";
+	struct parsed p;
+
+	(void)state;
+	p = paste(input, NULL);
+	/* an empty ibstat lists no CA; one that failed lists nothing */
+	assert_int_equal(count(&p, "listing"), 2);
+	assert_int_equal(num(listing_of(&p, "ibstat"), "count"), 0);
+	assert_int_equal(line_of(listing_of(&p, "ibstat"), "count"), 1);
+	assert_int_equal(num(listing_of(&p, "ibv_devices"), "count"), 0);
+	fact_base_free(p.fb);
+
+	/* ibv_devices pasted without its command, header and nothing else */
+	p = paste("    device                 node GUID\n"
+		  "    ------              ----------------\n",
+		  NULL);
+	assert_int_equal(num(listing_of(&p, "ibv_devices"), "count"), 0);
+	fact_base_free(p.fb);
+}
+
+static void test_cuts(void **state)
+{
+	static const char input[] =
+		"Hi, after the upgrade the port is down.\n"
+		"\n"
+		"## ibv_devinfo\n"
+		"```\n"
+		"user@host:~$ ibstat\n"
+		"hca_id:\tmlx5_0\n"
+		"\tfw_ver:\t\t\t\t16.35.2000\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_DOWN (1)\n"
+		"```\n"
+		"==> /sys/class/infiniband/mlx5_0/ports/1/phys_state <==\n"
+		"3: Disabled\n"
+		"rdma link show\n"
+		"link mlx5_0/1 state DOWN physical_state DISABLED netdev ens1\n";
+	struct blocks_summary sum;
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste(input, &sum);
+	/* ibv_devinfo pasted under the label ibstat is read as what it is */
+	assert_string_equal(text(find(&p, "hca", "name", "mlx5_0"), "fw_ver"),
+			    "16.35.2000");
+	f = port(&p, "mlx5_0", 1);
+	assert_string_equal(text(f, "state"), "DOWN");
+	/* the banner's path names the device, port and attribute */
+	assert_string_equal(text(f, "phys_state"), "DISABLED");
+	assert_int_equal(line_of(f, "phys_state"), 12);
+	/* a command echoed without a prompt, above output of its kind */
+	assert_string_equal(text(f, "netdev"), "ens1");
+	f = find(&p, "block", "format", "rdma");
+	assert_string_equal(text(f, "command"), "rdma link show");
+	assert_int_equal(num(f, "first"), 14);
+	assert_int_equal(sum.understood, 3);
+	assert_true(sum.blocks > sum.understood);
+	assert_non_null(strstr(sb_str(&sum.detail), "ignored"));
+	assert_null(sum.format);
+	blocks_summary_release(&sum);
+	fact_base_free(p.fb);
+}
+
+static void test_kernel_lines_anywhere(void **state)
+{
+	static const char input[] =
+		"Hello, the NIC drops after a while.  Here is what dmesg "
+		"says:\n"
+		"> [  136.059123] mlx5_core 0000:3b:00.0 ens1f0np0: Link down\n"
+		"**[  140.100001] mlx5_core 0000:3b:00.0 ens1f0np0: Link up**\n"
+		"Any idea?  The firmware is 16.35.2000.\n"
+		"[ 4321.000001] mlx5_core 0000:3b:00.0: mlx5_cmd_out_err:838:(pid "
+		"1): CREATE_QP(0x500) op_mod(0x0) failed,\n"
+		"status bad parameter(0x3), syndrome (0x1), err(-22)\n"
+		"\n"
+		"Device #1:\n"
+		"----------\n"
+		"  Device Type:      ConnectX5\n"
+		"  Part Number:      MCX556A-ECA_Ax\n"
+		"  PSID:             MT_0000000008\n"
+		"  PCI Device Name:  0000:3b:00.0\n"
+		"  Versions:         Current        Available\n"
+		"     FW             16.35.2000     N/A\n";
+	struct blocks_summary sum;
+	struct parsed p;
+	const struct fact *f;
+	size_t n;
+
+	(void)state;
+	p = paste(input, &sum);
+	fact_base_of_kind(p.fb, sym_intern_cstr("log"), &n);
+	assert_int_equal(n, 3);
+	/* behind a quote mark, under emphasis */
+	f = nth(&p, "log", 0);
+	assert_string_equal(text(f, "device"), "0000:3b:00.0");
+	assert_string_equal(text(nth(&p, "log", 1), "time"), "[  140.100001]");
+	/* the line a mail client wrapped, joined before it is judged */
+	f = nth(&p, "log", 2);
+	assert_non_null(strstr(text(f, "text"), "failed, status bad parameter"));
+	/* the mlxup-style block after the log is read too */
+	assert_string_equal(text(find(&p, "fw_image", "pci", "0000:3b:00.0"),
+				 "psid"),
+			    "MT_0000000008");
+	assert_int_equal(num(find(&p, "log_event", "signature", "MLX5E-LINK-DOWN"),
+			     "count"),
+			 1);
+	blocks_summary_release(&sum);
+	fact_base_free(p.fb);
+}
+
+static void test_two_stamped_lines_and_prose(void **state)
+{
+	static const char input[] =
+		"We see this on three nodes since Monday.\n"
+		"[   12.004420] mlx5_ib: Unknown symbol ib_register_device (err "
+		"-22)\n"
+		"[   12.004431] mlx5_ib: Unknown symbol ib_query_port (err -22)\n"
+		"Is the OFED install broken?\n"
+		"Thanks.\n";
+	struct blocks_summary sum;
+	struct parsed p;
+
+	(void)state;
+	p = paste(input, &sum);
+	assert_int_equal(count(&p, "log"), 2);
+	assert_true(sum.understood >= 1);
+	assert_int_equal(num(find(&p, "log_event", "signature",
+				  "MOD-UNKNOWN-SYMBOL"),
+			     "count"),
+			 2);
+	blocks_summary_release(&sum);
+	fact_base_free(p.fb);
+}
+
+static void test_snapshots_in_order(void **state)
+{
+	static const char input[] = "$ ibstat mlx5_0\n"
+				    "CA 'mlx5_0'\n"
+				    "\tPort 1:\n"
+				    "\t\tState: Active\n"
+				    "\t\tRate: 100\n"
+				    "$ ibstat mlx5_0\n"
+				    "CA 'mlx5_0'\n"
+				    "\tPort 1:\n"
+				    "\t\tState: Down\n"
+				    "\t\tRate: 100\n"
+				    "$ ibstat mlx5_0\n"
+				    "CA 'mlx5_0'\n"
+				    "\tPort 1:\n"
+				    "\t\tState: Active\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste(input, NULL);
+	/* a flapping port does not look stable: each change, in order */
+	assert_int_equal(count(&p, "change"), 2);
+	f = nth(&p, "change", 0);
+	assert_string_equal(text(f, "entity"), "mlx5_0/1");
+	assert_string_equal(text(f, "was"), "ACTIVE");
+	assert_string_equal(text(f, "now"), "DOWN");
+	assert_int_equal(line_of(f, "now"), 9);
+	f = nth(&p, "change", 1);
+	assert_string_equal(text(f, "now"), "ACTIVE");
+	assert_int_equal(num(f, "snapshot"), 3);
+	fact_base_free(p.fb);
+}
+
+static void test_real_pastes(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* lsmod | grep mlx printed nothing, then modprobe cannot find the
+	 * modules (a kernel without Mellanox drivers) */
+	p = parse_file("transcript",
+		       SAMPLES "modprobe/al2023-uname-lsmod-grep-mlx-empty-"
+			       "modprobe-fatal.txt",
+		       NULL);
+	f = listing_of(&p, "lsmod");
+	assert_int_equal(num(f, "count"), 0);
+	assert_string_equal(text(f, "filter"), "^(?=.*(?:(?:mlx)))");
+	assert_string_equal(text(find(&p, "kconfig", "name",
+				      "CONFIG_MLX4_INFINIBAND"),
+				 "value"),
+			    "n");
+	assert_string_equal(text(nth(&p, "host", 0), "kernel"),
+			    "6.1.102-108.177.amzn2023.x86_64");
+	fact_base_free(p.fb);
+
+	/* prose and fences around fragments of one lspci -vv */
+	p = parse_file("transcript",
+		       "tests/fixtures/corpus/gh/lspci--rpi-pcie-143-cx3-"
+		       "lnkcap-x4-lnksta-5gts-x1-fragments.txt",
+		       NULL);
+	assert_int_equal(count(&p, "pcie"), 1);
+	assert_int_equal(num(nth(&p, "pcie", 0), "sta_width"), 1);
+	assert_int_equal(num(nth(&p, "pcie", 0), "cap_width"), 4);
+	fact_base_free(p.fb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_filter_and_device),
+		cmocka_unit_test(test_grep_syntax),
+		cmocka_unit_test(test_empty_outputs),
+		cmocka_unit_test(test_cuts),
+		cmocka_unit_test(test_kernel_lines_anywhere),
+		cmocka_unit_test(test_two_stamped_lines_and_prose),
+		cmocka_unit_test(test_snapshots_in_order),
+		cmocka_unit_test(test_real_pastes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -316,17 +316,24 @@ static void done(void *arg, const struct pool_result *r)
 	fflush(stdout);
 }
 
-static int write_html(const struct batch *b, const struct json *summary)
+/* --html and --markdown: the fleet summary rendered by render, written
+ * atomically to path. */
+static int write_page(const struct json *summary,
+		      void (*render)(FILE *, const struct json *),
+		      const char *path)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
-	struct diag *d = diag_new();
+	struct diag *d;
 	int err;
 
-	report_html_fleet(mem, summary);
+	if (!mem)
+		return -ENOMEM;
+	d = diag_new();
+	render(mem, summary);
 	fclose(mem);
-	err = savefile_write_text(b->o->html, text, d);
+	err = savefile_write_text(path, text, d);
 	diag_print(d, stderr, "rdmadoctor");
 	diag_free(d);
 	free(text);
@@ -350,7 +357,12 @@ static int finish(struct batch *b, int signo)
 	else
 		report_fleet_text(stdout, summary);
 	fflush(stdout);
-	if (b->o->html && write_html(b, summary) && rc < EXIT_USAGE)
+	if (b->o->html && write_page(summary, report_html_fleet, b->o->html) &&
+	    rc < EXIT_USAGE)
+		rc = EXIT_USAGE;
+	if (b->o->markdown &&
+	    write_page(summary, report_markdown_fleet, b->o->markdown) &&
+	    rc < EXIT_USAGE)
 		rc = EXIT_USAGE;
 	json_free(doc);
 	return signo ? 128 + signo : rc;

@@ -1,11 +1,15 @@
 /* rdmadoctor guide: the guided session on a terminal.  It gathers the
- * evidence with a live progress line, then walks the five layers bottom-up
- * as the field guide's checklist does: for each layer what the evidence
- * shows, each check and its outcome, and the verdict.  It asks a question
- * only when a rule that otherwise matches waits for its answer, and never
- * the same one twice.  Then it ranks the causes with their remediation,
- * shows any one's evidence and reasoning, re-checks after a fix and says
- * what changed, and saves the evidence with the answers for a ticket. */
+ * evidence with a live progress line, asks the symptom first (it steers
+ * the checks), then walks the five layers bottom-up as the field guide's
+ * checklist does: for each layer what the evidence shows, the checks that
+ * found something, the passing checks folded into one line and those
+ * without evidence as "n/a", and the verdict.  It asks a question only
+ * when a rule that otherwise matches waits for its answer, and never the
+ * same one twice.  Then it ranks the causes with their remediation, says
+ * what it could not check and the commands (or 'rdmadoctor collect') that
+ * get that evidence, shows any cause's evidence and reasoning, re-checks
+ * after a fix and says what changed, and saves the evidence with the
+ * answers for a ticket.  '?' explains every prompt. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +26,16 @@
 #include "cli/savefile.h"
 #include "cli/term.h"
 #include "cli/tty.h"
+#include "collectors/collect.h"
+#include "engine/fill.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
 /* Evidence changes listed after a re-check before "and N more". */
 #define RECHECK_EVIDENCE_LINES 8 /* @@ */
+/* The question asked before the walk: the symptom steers the checks. */
+#define FIRST_QUESTION "symptom"
 /* Column where the status of a check line starts. */
 #define STATUS_COLUMN 66 /* @@ */
 
@@ -54,6 +62,7 @@ struct session {
 	 * layer with many checks still fits the screen */
 	struct no_data *no_data;
 	size_t nno_data;
+	size_t npassed; /* checks of the current layer that passed */
 };
 
 /* ---- plumbing ---- */
@@ -148,10 +157,12 @@ static const char *read_choice(struct session *s, const struct question *q,
 			return NULL;
 		}
 		if (!strcmp(line, "?")) {
-			tty_printf(s->tty,
-				   "  %s\n  (asked for the check \"%s\")\n",
-				   q->why ? q->why : "No reason was given.",
-				   r->title);
+			tty_printf(s->tty, "  %s\n",
+				   q->why ? q->why : "No reason was given.");
+			if (r)
+				tty_printf(s->tty,
+					   "  (asked for the check \"%s\")\n",
+					   r->title);
 			continue;
 		}
 		k = strtol(line, &end, 10);
@@ -167,7 +178,8 @@ static const char *read_choice(struct session *s, const struct question *q,
 	}
 }
 
-/* Asks q, which rule r waits for, and adds the answer. */
+/* Asks q, which rule r waits for (NULL: asked before the walk), and adds
+ * the answer. */
 static void ask(struct session *s, const struct question *q,
 		const struct rule *r)
 {
@@ -177,9 +189,16 @@ static void ask(struct session *s, const struct question *q,
 
 	xgrow(&s->asked, &cap, s->nasked + 1, sizeof(*s->asked));
 	s->asked[s->nasked++] = xstrdup(q->id);
+	/* a question is never skipped: a 'q' at the pager ends here */
+	tty_end_skip(s->tty);
 	tty_keep(s->tty, (int)q->nchoices + 4);
-	tty_printf(s->tty, "\n  Question %zu, for the check \"%s\":\n",
-		   s->nasked, r->title);
+	tty_end_skip(s->tty);
+	if (r)
+		tty_printf(s->tty,
+			   "\n  Question %zu, for the check \"%s\":\n",
+			   s->nasked, r->title);
+	else
+		tty_printf(s->tty, "\n  Question %zu:\n", s->nasked);
 	tty_printf(s->tty, "  %s%s%s\n", term_on(TERM_BOLD), q->prompt,
 		   term_off());
 	for (size_t i = 0; i < q->nchoices; i++)
@@ -277,18 +296,56 @@ static void check_line(struct session *s, const char *title, enum term_color c,
 		term_on(c), word, term_off());
 }
 
-/* "  N checks ... no data / needs X", once per missing input. */
-static void show_no_data(struct session *s)
+/* Adds to sb, once each, the kinds of facts a "missing" text names:
+ * "log_event facts (from ...); log facts (from ...)". */
+static void add_kinds(struct strbuf *sb, const char *missing)
 {
-	for (size_t i = 0; i < s->nno_data; i++) {
-		char title[64];
+	for (const char *p = missing; p;) {
+		size_t len = strcspn(p, " ");
+		const char *next = strstr(p, "); ");
+		bool seen = false;
 
-		snprintf(title, sizeof(title), "%zu check%s", s->no_data[i].n,
-			 s->no_data[i].n == 1 ? "" : "s");
-		check_line(s, title, TERM_DIM, "no data");
-		tty_printf(s->tty, "    needs %s\n", s->no_data[i].missing);
+		for (const char *q = sb_str(sb); q && *q;) {
+			size_t ql = strcspn(q, ",");
+
+			seen |= ql == len && !strncmp(q, p, len);
+			q += ql;
+			q += *q ? 2 : 0;
+		}
+		if (!seen && len)
+			sb_printf(sb, "%s%.*s", sb->len ? ", " : "", (int)len, p);
+		p = next ? next + 3 : NULL;
+	}
+}
+
+/* "  N checks passed ... ok", then "  N checks without evidence ... n/a"
+ * with the kinds of evidence they need; the end of the session says how
+ * to get it. */
+static void show_folded(struct session *s)
+{
+	struct strbuf kinds = STRBUF_INIT;
+	size_t na = 0;
+	char title[64];
+
+	if (s->npassed) {
+		snprintf(title, sizeof(title), "%zu check%s passed",
+			 s->npassed, s->npassed == 1 ? "" : "s");
+		check_line(s, title, TERM_GREEN, "ok");
+	}
+	s->npassed = 0;
+	for (size_t i = 0; i < s->nno_data; i++) {
+		na += s->no_data[i].n;
+		add_kinds(&kinds, s->no_data[i].missing);
 		free(s->no_data[i].missing);
 	}
+	if (na) {
+		snprintf(title, sizeof(title), "%zu check%s without evidence",
+			 na, na == 1 ? "" : "s");
+		check_line(s, title, TERM_DIM, "n/a");
+		tty_printf(s->tty, "    %sneed %s facts%s\n", term_on(TERM_DIM),
+			   sb_str(&kinds), term_off());
+	}
+	sb_release(&kinds);
 	free(s->no_data);
 	s->no_data = NULL;
 	s->nno_data = 0;
@@ -339,7 +396,7 @@ static void show_check(struct session *s, const struct rule *r)
 	} else if (all_skipped && missing) {
 		count_no_data(s, missing);
 	} else {
-		check_line(s, r->title, TERM_GREEN, "no");
+		s->npassed++; /* folded into one line at the end of the layer */
 	}
 }
 
@@ -435,7 +492,7 @@ static void walk_layer(struct session *s, enum layer l)
 			run_check(s, r);
 		}
 	}
-	show_no_data(s);
+	show_folded(s);
 	if (!s->quit)
 		verdict(s, l);
 }
@@ -469,6 +526,77 @@ static void sweep(struct session *s, const char *heading)
 			ask_waiting(s, r);
 		}
 	}
+}
+
+/* Asks the symptom before the walk, as a colleague would: it says which
+ * checks can explain it.  Not when it was answered beforehand. */
+static void ask_first(struct session *s)
+{
+	const struct question *q =
+		rule_set_question(s->a->rs, FIRST_QUESTION);
+
+	if (!q || answers_get(&s->answers, q->id) || was_asked(s, q->id))
+		return;
+	ask(s, q, NULL);
+	tty_puts(s->tty, "\n");
+}
+
+/* What the session could not check, and how to get that evidence: the
+ * layers no check could judge, the sources of evidence it could not read
+ * with the command that reads each (placeholders filled from the facts),
+ * and 'rdmadoctor collect', which records them all on the host. */
+static void not_checked(struct session *s)
+{
+	const struct analysis *a = s->a;
+	uint32_t kind = sym_intern_cstr("collector");
+	size_t n, nlayers = 0, nsources = 0;
+	const uint32_t *ids = fact_base_of_kind(a->fb, kind, &n);
+	struct strbuf names = STRBUF_INIT, cmds = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *f = fact_base_get(a->fb, ids[i]);
+		const char *name = fact_text(f, "name");
+		const char *inputs = NULL;
+		char *cmd;
+
+		if (!strcmp(fact_text(f, "status"), "ok"))
+			continue;
+		for (size_t c = 0; c < collect_collector_count(); c++) {
+			const char *kinds;
+
+			if (!strcmp(collect_collector_at(c, &inputs, &kinds),
+				    name))
+				break;
+			inputs = NULL;
+		}
+		cmd = fill_from_facts(inputs ? inputs : name, a->fb);
+		sb_printf(&names, "%s%s", nsources ? ", " : "", name);
+		sb_printf(&cmds, "%s%s", nsources ? "; " : "", cmd);
+		free(cmd);
+		nsources++;
+	}
+	tty_end_skip(s->tty);
+	if (!nsources) {
+		tty_puts(s->tty,
+			 "\nEvery source of evidence was read.\n");
+	} else {
+		tty_printf(
+			s->tty,
+			"\n%sNot checked%s, for lack of evidence from %s.\n"
+			"  To get it: 'rdmadoctor collect' on the host records it all in one bundle for 'rdmadoctor analyze FILE'; or run or read: %s.\n",
+			term_on(TERM_BOLD), term_off(), sb_str(&names),
+			sb_str(&cmds));
+	}
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		if (a->layers[l].status != LAYER_UNKNOWN)
+			continue;
+		tty_printf(s->tty, "%s%s", nlayers++ ? ", " : "  Layers not judged: ",
+			   layer_to_str((enum layer)l));
+	}
+	if (nlayers)
+		tty_puts(s->tty, ".\n");
+	sb_release(&names);
+	sb_release(&cmds);
 }
 
 /* ---- the diagnosis ---- */
@@ -571,11 +699,18 @@ static void choose_save(struct session *s)
 
 	if (chosen) {
 		snprintf(prompt, sizeof(prompt), "Save to [%s]: ", def);
-		n = tty_read(s->tty, prompt, line, sizeof(line));
-		if (n < 0) {
-			s->no_input = true;
-			free(def);
-			return;
+		for (;;) {
+			n = tty_read(s->tty, prompt, line, sizeof(line));
+			if (n < 0) {
+				s->no_input = true;
+				free(def);
+				return;
+			}
+			if (strcmp(line, "?"))
+				break;
+			tty_puts(
+				s->tty,
+				"  A file name for the evidence and your answers (JSON); Enter takes the one in brackets.  'rdmadoctor analyze FILE' shows this diagnosis again.\n");
 		}
 		s->save_path = xstrdup(n ? line : def);
 	}
@@ -633,6 +768,25 @@ static void recheck(struct session *s)
 	save(s);
 }
 
+static void menu_help(struct session *s, size_t n)
+{
+	char keys[32] = "1";
+
+	if (n > 1)
+		snprintf(keys, sizeof(keys), "1-%zu", n);
+	if (n)
+		tty_printf(
+			s->tty,
+			"  %-5s the evidence of that cause and the rules' chain of reasoning\n"
+			"  l     the ranked list again\n",
+			keys);
+	tty_puts(
+		s->tty,
+		"  r     re-check: collect again after a fix, and say what changed\n"
+		"  s     save the evidence and your answers to a file for a ticket\n"
+		"  q     quit\n");
+}
+
 static void menu(struct session *s)
 {
 	char line[64];
@@ -649,7 +803,7 @@ static void menu(struct session *s)
 		else if (n)
 			tty_printf(s->tty, "[1-%zu] evidence  ", n);
 		tty_printf(s->tty,
-			   "[r] re-check after a fix  %s[s] save  [q] quit\n",
+			   "[r] re-check after a fix  %s[s] save  [q] quit  [?]\n",
 			   n ? "[l] list  " : "");
 		len = tty_read(s->tty, "> ", line, sizeof(line));
 		if (len < 0)
@@ -665,8 +819,11 @@ static void menu(struct session *s)
 			summary(s);
 		else if (!strcmp(line, "q") || !strcmp(line, "quit"))
 			s->quit = true;
+		else if (!strcmp(line, "?"))
+			menu_help(s, n);
 		else if (len)
-			tty_printf(s->tty, "'%s' is not a choice here.\n",
+			tty_printf(s->tty,
+				   "'%s' is not a choice here; '?' says what each does.\n",
 				   line);
 	}
 }
@@ -721,6 +878,7 @@ static int session(struct session *s)
 	if (rc)
 		return rc;
 	evidence_read(s);
+	ask_first(s);
 	for (int l = 0; l < LAYER_COUNT && !s->quit; l++)
 		walk_layer(s, (enum layer)l);
 	if (!s->quit)
@@ -732,6 +890,7 @@ static int session(struct session *s)
 		return analysis_exit_code(s->a);
 	}
 	summary(s);
+	not_checked(s);
 	save(s);
 	menu(s);
 	return analysis_exit_code(s->a);

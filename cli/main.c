@@ -25,6 +25,8 @@ struct command_entry {
 	size_t nsub;
 };
 
+/* --redact and where its mapping goes. */
+#define OPTS_REDACT (OPT(REDACT) | OPT(REDACT_MAP))
 /* Options of every command that runs an analysis. */
 #define OPTS_ANALYSIS                                                   \
 	(OPT(RULES) | OPT(ANSWER) | OPT(ANSWERS) | OPT(TIMEOUT) | OPT(JSON) | \
@@ -32,9 +34,11 @@ struct command_entry {
 #define OPTS_GUIDE                                                            \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
 	 OPT(PERFTEST))
-#define OPTS_CHECK (OPTS_GUIDE | OPT(NHC) | OPT(HTML))
+#define OPTS_CHECK \
+	(OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN) | OPTS_REDACT)
 #define OPTS_ANALYZE \
-	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML))
+	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML) | \
+	 OPT(MARKDOWN) | OPTS_REDACT)
 
 static const struct command_entry rules_commands[] = {
 	{ "list", cmd_rules_list, "rules list [--origin]",
@@ -132,7 +136,8 @@ static const struct command_entry commands[] = {
 	  "           find /cases -name 'sosreport-*.tar.xz' | rdmadoctor batch --json - > fleet.jsonl\n"
 	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list\n"
 	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl",
-	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(JOBS) | OPT(MERGE),
+	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(MARKDOWN) | OPT(JOBS) |
+		  OPT(MERGE),
 	  NULL, 0 },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest]",
@@ -196,6 +201,13 @@ static void usage(FILE *out)
 		"  -o, --output FILE where collect writes its snapshot\n"
 		"      --html FILE   also write the report as one HTML page (check,\n"
 		"                    analyze, batch)\n"
+		"      --markdown FILE  also write the report as Markdown for a GitHub\n"
+		"                    or Jira ticket (check, analyze, batch)\n"
+		"      --redact      mask host names, IP addresses, MACs, GUIDs, GIDs,\n"
+		"                    serial numbers and user names in every output of\n"
+		"                    check and analyze (the same value, the same token)\n"
+		"      --redact-map FILE  also write the token-to-value mapping (implies\n"
+		"                    --redact); it is written nowhere else\n"
 		"      --jobs N      batch: bundles analysed at once (default: processors)\n"
 		"      --merge       batch: join the fleet summaries of earlier runs\n"
 		"      --timeout SEC a tool's time limit (check, collect); a bundle's\n"

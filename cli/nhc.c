@@ -31,11 +31,16 @@ int nhc_report(FILE *out, const struct analysis *a)
 	struct strbuf sb = STRBUF_INIT;
 	size_t faults = 0;
 
+	/* the line names the root cause: the first fault that no other
+	 * diagnosis explains (a cause is as severe as what it explains) */
 	for (size_t i = 0; a->dl && i < a->dl->n; i++) {
-		if (a->dl->items[i]->severity < SEVERITY_ERROR)
+		const struct diagnosis *dg = a->dl->items[i];
+
+		if (dg->severity < SEVERITY_ERROR)
 			continue;
-		if (!faults++)
-			first = a->dl->items[i];
+		faults++;
+		if (!first || (first->nexplained_by && !dg->nexplained_by))
+			first = dg;
 	}
 	if (!faults)
 		return EXIT_HEALTHY;

@@ -167,6 +167,16 @@ static int set(struct options *o, enum option_id id, const char *arg)
 	case OPTION_HTML:
 		o->html = arg;
 		break;
+	case OPTION_MARKDOWN:
+		o->markdown = arg;
+		break;
+	case OPTION_REDACT:
+		o->redact = true;
+		break;
+	case OPTION_REDACT_MAP:
+		o->redact = true;
+		o->redact_map = arg;
+		break;
 	case OPTION_NHC:
 		o->nhc = true;
 		break;

@@ -34,6 +34,9 @@ struct answers;
 	X(ORIGIN, "origin", 0, 0)     \
 	X(JOBS, "jobs", 0, 1)         \
 	X(HTML, "html", 0, 1)         \
+	X(MARKDOWN, "markdown", 0, 1) \
+	X(REDACT, "redact", 0, 0)     \
+	X(REDACT_MAP, "redact-map", 0, 1) \
 	X(NHC, "nhc", 0, 0)           \
 	X(MERGE, "merge", 0, 0)       \
 	X(PERFTEST, "perftest", 0, 0) \
@@ -78,6 +81,9 @@ struct options {
 	bool timeout_set; /* --timeout given */
 	unsigned jobs; /* batch --jobs; 0 = one per processor */
 	const char *html; /* --html FILE */
+	const char *markdown; /* --markdown FILE */
+	bool redact; /* --redact */
+	const char *redact_map; /* --redact-map FILE (implies --redact) */
 	bool nhc; /* check --nhc */
 	bool merge; /* batch --merge */
 	char **args; /* positional arguments, the command words first */

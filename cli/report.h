@@ -49,4 +49,15 @@ void report_fleet_text(FILE *out, const struct json *summary);
 void report_html(FILE *out, const struct json *report);
 void report_html_fleet(FILE *out, const struct json *summary);
 
+/* --markdown: the same documents as Markdown for a GitHub or Jira
+ * ticket: a heading, a table of the layers, each diagnosis with its
+ * remediation and its evidence in a code block (the fleet: a table of the
+ * diagnoses and one of the hosts).  Every string from a bundle is escaped
+ * or fenced. */
+void report_markdown(FILE *out, const struct json *report);
+void report_markdown_fleet(FILE *out, const struct json *summary);
+/* The date a report is made, "YYYY-MM-DD HH:MM UTC": SOURCE_DATE_EPOCH
+ * when set (reproducible output), else now. */
+void report_date(char *buf, size_t size);
+
 #endif

@@ -329,7 +329,7 @@ void report_html(FILE *out, const struct json *report)
 	const struct json *diags = json_get(report, "diagnoses");
 	const char *host =
 		*jt(src, "hostname") ? jt(src, "hostname") : "unnamed host";
-	char *title = NULL;
+	char *title = NULL, date[64];
 	size_t len = 0;
 	FILE *t = open_memstream(&title, &len);
 
@@ -343,8 +343,10 @@ void report_html(FILE *out, const struct json *report)
 	html_puts(out, jt(src, "kind"));
 	fputs(" &middot; <span class=\"mono\">", out);
 	html_puts(out, jt(src, "path"));
-	fprintf(out, "</span> &middot; rdmadoctor %s</p></header>\n<main>\n",
-		jt(report, "version"));
+	report_date(date, sizeof(date));
+	fprintf(out,
+		"</span> &middot; rdmadoctor %s &middot; <time>%s</time></p></header>\n<main>\n",
+		jt(report, "version"), date);
 	fputs("<section><h2>The RDMA stack, layer by layer</h2>\n", out);
 	host_stack(out, json_get(report, "layers"));
 	fputs("</section>\n<section id=\"diagnoses\">", out);
@@ -639,14 +641,18 @@ static void hosts_table(FILE *out, const struct json *hosts)
 
 void report_html_fleet(FILE *out, const struct json *summary)
 {
+	char date[64];
+
+	report_date(date, sizeof(date));
 	html_begin(out, "rdmadoctor: fleet report");
 	fprintf(out,
 		"<header><h1>rdmadoctor fleet report</h1>\n<p>%s bundles, %s "
 		"analysed, %s could not be read &middot; the layers are "
-		"drawn bottom-up, hosts in each layer by status</p></header>\n"
+		"drawn bottom-up, hosts in each layer by status &middot; "
+		"rdmadoctor %s &middot; <time>%s</time></p></header>\n"
 		"<main>\n",
 		jt(summary, "bundles"), jt(summary, "analysed"),
-		jt(summary, "failed"));
+		jt(summary, "failed"), RD_VERSION, date);
 	cards(out, summary);
 	fputs("<section><h2>The RDMA stack across the fleet</h2>\n", out);
 	fleet_stack(out, json_get(summary, "hosts"));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fill.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
@@ -164,7 +165,8 @@ static void group_grow(struct grouping *g)
 	}
 }
 
-static void take_rule(struct diagnosis *dg, const struct firing *fi)
+static void take_rule(struct diagnosis *dg, const struct firing *fi,
+		      const struct fact_base *fb)
 {
 	const struct rule *r = fi->rule;
 
@@ -186,8 +188,15 @@ static void take_rule(struct diagnosis *dg, const struct firing *fi)
 	dg->remediation = r->nremediation ?
 				  xcalloc(r->nremediation, sizeof(char *)) :
 				  NULL;
-	for (size_t i = 0; i < r->nremediation; i++)
-		render(&r->remediation[i], fi, &dg->remediation[i]);
+	for (size_t i = 0; i < r->nremediation; i++) {
+		char *text;
+
+		render(&r->remediation[i], fi, &text);
+		/* the commands it suggests carry the values the evidence
+		 * knows */
+		dg->remediation[i] = fill_placeholders(text, fi, fb);
+		free(text);
+	}
 }
 
 /* Adds one firing to its diagnosis. */
@@ -224,7 +233,7 @@ static void add_firing(const struct engine *e, const struct fact_base *fb,
 	idx = g->slots[slot] - 1;
 	if (fi->cf > g->best_cf[idx]) {
 		g->best_cf[idx] = fi->cf;
-		take_rule(dg, fi);
+		take_rule(dg, fi, fb);
 	}
 	fcap = dg->nfirings;
 	xgrow(&dg->firings, &fcap, dg->nfirings + 1, sizeof(*dg->firings));

@@ -357,5 +357,108 @@ if [ "$BIN" = ./rdmadoctor ]; then
 	make -s all > /dev/null 2>&1
 fi
 
+# --- a cause is at least as severe as what it explains, and NHC names it:
+# a warning rule that explains the firmware fault becomes the fault's root
+# cause (an error, ranked first), and check --nhc reports it
+mkdir -p "$T/cause"
+cat > "$T/cause/cause.yaml" <<'YAML'
+language: 1
+rules:
+  - id: test-warning-cause
+    title: A warning that explains the firmware fault
+    layer: hardware
+    severity: warning
+    confidence: 0.5
+    description: a cause at warning that explains a fault
+    when:
+      - hca: {name: $dev}
+    diagnose:
+      about: "{dev}"
+      message: "{dev} has a warning-level cause"
+      explains: [fw-below-driver-minimum]
+YAML
+expect cause-severity 1 "^#1 A warning that explains the firmware fault" -- \
+	"$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --rules "$T/cause/cause.yaml"
+grep -q "^   error: mlx5_0 has a warning-level cause" "$T/out" && ok ||
+	bad "cause-severity: the cause is not raised to the fault's severity"
+expect nhc-root-cause 1 "rdmadoctor:  hardware layer: mlx5_0 has a warning-level cause (test-warning-cause; 1 more fault)" -- \
+	"$BIN" check --nhc --root tests/fixtures/cx5-fw-mismatch/root --rules "$T/cause/cause.yaml"
+# known values fill the commands a remediation suggests
+expect filled-command 1 "mstflint -d 0000:3b:00.0 -i <image> burn" -- \
+	"$BIN" check --root tests/fixtures/cx5-fw-mismatch/root
+
+# --- --markdown: a ticket-ready report for check, analyze and batch, through
+# the safe writer; the HTML page carries the date and the version
+export SOURCE_DATE_EPOCH=1764583200
+expect md-check 1 "" -- "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --markdown "$T/r.md"
+for want in "^## rdmadoctor report: cx5-node07$" \
+	"^\*\*Verdict: diagnosed\*\* · rdmadoctor [0-9.]* · 2025-12-01 10:00 UTC" \
+	"^| Layer | Status | Found |$" "^| firmware | \*\*FAULT\*\* | " \
+	"^#### 1\. FAULT: Firmware older than the driver requires$" \
+	"^sys/class/infiniband/mlx5_0/fw_ver:1  16.26.1040$" \
+	"mstflint -d 0000:3b:00.0 -i \\\\<image\\\\> burn"; do
+	grep -q -- "$want" "$T/r.md" && ok || bad "md-check: no '$want' in the Markdown"
+done
+n=$(grep -c '^```$' "$T/r.md")
+[ "$n" = 2 ] && ok || bad "md-check: $n code fences, want 2 (one evidence block)"
+ls "$T"/r.md.* > /dev/null 2>&1 && bad "md-check: a temporary file was left" || ok
+expect md-analyze 1 "" -- "$BIN" analyze "$EX" --markdown "$T/a.md"
+grep -q "^#### 1\. " "$T/a.md" && ok || bad "md-analyze: no diagnosis heading"
+expect md-batch 1 "" -- "$BIN" batch tests/fixtures/cx5-fw-mismatch/root tests/fixtures/healthy-cx5/root --markdown "$T/b.md"
+for want in "^## rdmadoctor fleet report$" "^| Diagnosis | Severity | Layer | Hosts | Host list |$" \
+	"^| Firmware older than the driver requires (\`fw-below-driver-minimum\`) | FAULT | firmware | 1 | " \
+	"^| Host | Status | Diagnoses |$"; do
+	grep -q -- "$want" "$T/b.md" && ok || bad "md-batch: no '$want' in the Markdown"
+done
+expect md-unwritable 2 "cannot write" -- "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --markdown "$T/no/such/r.md"
+expect md-not-facts 2 "facts does not take --markdown" -- "$BIN" facts --markdown "$T/x.md"
+# text from a bundle cannot inject Markdown or HTML: a host name with a
+# tag and a pipe is escaped
+"$BIN" facts --json --root tests/fixtures/cx5-fw-mismatch/root |
+	sed 's/"hostname": "cx5-node07"/"hostname": "<img src=x>|evil"/' > "$T/evil.json"
+"$BIN" analyze "$T/evil.json" --markdown "$T/evil.md" > /dev/null 2>&1
+grep -q '\(^\|[^\\]\)<img' "$T/evil.md" && bad "md: a tag from the bundle is not escaped" || ok
+grep -q '\\<img src=x\\>\\|evil' "$T/evil.md" && ok || bad "md: the escaped host name is missing"
+expect html-date 1 "" -- "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root --html "$T/r.html"
+grep -q "rdmadoctor [0-9.]* &middot; <time>2025-12-01 10:00 UTC</time>" "$T/r.html" && ok ||
+	bad "html: no version and date in the header"
+unset SOURCE_DATE_EPOCH
+
+# --- --redact: every output masks host names, addresses and identifiers,
+# the same value with the same token; the mapping only with --redact-map
+F=tests/fixtures/cx5-fw-mismatch/root
+mkdir -p "$T/red"
+expect redact-text 1 "host redacted-host-1)" -- "$BIN" check --root $F --redact
+grep -q "cx5-node07" "$T/out" && bad "redact-text: the host name is still there" || ok
+"$BIN" check --root $F --redact --json --html "$T/red/r.html" --markdown "$T/red/r.md" \
+	--save "$T/red/s.json" > "$T/red/r.json" 2> /dev/null
+for f in r.json r.html r.md s.json; do
+	if grep -q "cx5-node07\|0c42:a103:00d9:e4a0" "$T/red/$f"; then
+		bad "redact: $f still holds the host name or the node GUID"
+	else ok; fi
+done
+grep -q '"hostname": "redacted-host-1"' "$T/red/r.json" && ok || bad "redact: no host token in the JSON"
+grep -q 'redacted-guid-1' "$T/red/s.json" && ok || bad "redact: no GUID token in the --save snapshot"
+grep -q 'redacted-host-1' "$T/red/r.html" && grep -q 'redacted-host-1' "$T/red/r.md" && ok ||
+	bad "redact: the pages do not carry the same token"
+"$BIN" analyze "$T/red/s.json" --json > /dev/null 2>&1
+[ $? = 1 ] && ok || bad "redact: the masked snapshot no longer analyses"
+ls "$T/red" | grep -qv '^\(r\.json\|r\.html\|r\.md\|s\.json\)$' && bad "redact: a mapping was written unasked" || ok
+expect redact-map 1 "" -- "$BIN" check --root $F --redact-map "$T/red/map.tsv"
+grep -q "^redacted-host-1	cx5-node07$" "$T/red/map.tsv" && ok || bad "redact-map: no host line"
+[ "$(stat -c %a "$T/red/map.tsv")" = 600 ] && ok || bad "redact-map: the mapping is not private"
+expect redact-not-facts 2 "facts does not take --redact" -- "$BIN" facts --redact
+
+# --- the man page covers every option of the options table, and has the
+# sections a user looks for
+for name in $(sed -n 's/^[[:space:]]*X([A-Z_]*, "\([a-z-]*\)".*/\1/p' cli/options.h); do
+	esc=$(printf '%s' "$name" | sed 's/-/\\\\-/g')
+	grep -q -- "\\\\-\\\\-$esc" man/rdmadoctor.1 && ok || bad "man page: no --$name"
+done
+for sec in "EXIT STATUS" ENVIRONMENT FILES OPTIONS; do
+	grep -q "^\.SH $sec" man/rdmadoctor.1 && ok || bad "man page: no $sec section"
+done
+grep -q "share/rdmadoctor" man/rdmadoctor.1 && ok || bad "man page: FILES does not name the data directory"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

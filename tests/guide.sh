@@ -208,7 +208,7 @@ wait_exit() {
 }
 # The last diagnosis summary of a session, as plain text.
 summary_of() {
-	history "$1" | awk '/^Diagnosis of /{buf=""; on=1} on && /^(\[|Saved the evidence)/{on=0} on{buf=buf $0 "\n"} END{printf "%s", buf}' |
+	history "$1" | awk '/^Diagnosis of /{buf=""; on=1} on && /^(\[|Saved the evidence|Not checked)/{on=0} on{buf=buf $0 "\n"} END{printf "%s", buf}' |
 		grep -v '^$'
 }
 
@@ -217,21 +217,45 @@ FW=$(readlink -f "$T/root/sys/class/infiniband/mlx5_0")/fw_ver
 tm new-session -d -s a -x 80 -y 24 \
 	"cd '$T' && env -u NO_COLOR TERM=xterm-256color '$BIN' guide --root '$T/root' --save '$T/a.json'; echo \"exit \$?\"; sleep 3600"
 
-# the walk starts bottom-up and asks the symptom for a hardware check
-prompt a "Question 1, for the check" &&
-	seen a "\[1/5\] hardware" && shown a "Found: mlx5_0/1 ACTIVE 100 Gb/s" &&
-	shown a "What problem do you see?"
+# the symptom comes first, before any layer it steers
+prompt a "Question 1:" && shown a "What problem do you see?"
+history a | grep -q "\[1/5\]" && bad "session: a layer was shown before the symptom question" || ok
+key a "?"
+prompt a "The symptom says which checks can explain it"
 key a 1
-prompt a "Question 2, for the check" && shown a "What link rate should the RDMA ports run at"
+# then the walk goes bottom-up
+prompt a "Question 2, for the check" && shown a "What link rate should the RDMA ports run at" &&
+	seen a "\[1/5\] hardware" && seen a "Found: mlx5_0/1 ACTIVE 100 Gb/s"
 key a 6
 prompt a "Question 3, for the check" && shown a "kernel, driver or firmware change"
 key a 1
 prompt a "Question 4, for the check" && shown a "container"
 key a ""
 prompt a "\[r\] re-check after a fix"
-shown a "FAULT  Firmware older than the driver requires"
-shown a "upgrade FW to ≥16.27.2000"
-shown a "Explained by #1"
+seen a "FAULT  Firmware older than the driver requires"
+seen a "upgrade FW to ≥16.27.2000"
+seen a "Explained by #1"
+# the passing checks fold into one line per layer; checks without evidence
+# read n/a; a check line with the old "no" (checked and fine, or nothing to
+# check) is gone
+seen a "^  [0-9]* checks* passed \.\.*\. ok$"
+seen a "^  [0-9]* checks* without evidence \.\.*\. n/a$"
+seen a "^    need [a-z_, ]*log_event[a-z_, ]* facts$"
+history a | grep -q "\.\.\. no$" && bad "session: a check still reads 'no'" || ok
+n=$(history a | grep -c "^  [0-9]* checks* passed ")
+[ "$n" = 5 ] && ok || bad "session: $n folded pass lines, want one per layer (5)"
+# known values fill the command it suggests
+seen a "mstflint -d 0000:3b:00.0 -i <image>"
+history a | grep -q "mstflint -d <PCI address>" && bad "session: a suggested command keeps <PCI address>" || ok
+# it ends with what it could not check and how to get it
+seen a "^Not checked, for lack of evidence from modinfo, ibstat,"
+seen a "'rdmadoctor collect' on the host records it all"
+# the exact commands, with the values it knows
+seen a " ibv_devinfo -v;"
+seen a "mstflint or flint -d 0000:3b:00.0 q;"
+# '?' works at the final prompt too
+key a "?"
+prompt a "re-check: collect again after a fix"
 [ -f "$T/a.json" ] && cp "$T/a.json" "$T/first.json" && ok || bad "session: --save wrote nothing"
 history a | grep -q "Question 5" && bad "session: a fifth question was asked" || ok
 for q in symptom expected_rate recent_change environment; do
@@ -239,7 +263,7 @@ for q in symptom expected_rate recent_change environment; do
 	[ "$n" = 1 ] && ok || bad "session: answer to $q saved $n times"
 done
 # colour on a terminal, and every row fits 80 columns
-tm capture-pane -p -e -t a | grep -q "$(printf '\033')\[" && ok || bad "session: no colour on a terminal"
+tm capture-pane -p -e -S - -t a | grep -q "$(printf '\033')\[" && ok || bad "session: no colour on a terminal"
 width=$(history a | wc -L)
 [ "$width" -le 80 ] && ok || bad "session: a row is $width columns wide"
 summary_of a > "$T/screen-a.txt"
@@ -286,6 +310,14 @@ tm new-session -d -s b -x 80 -y 24 \
 prompt b "\[r\] re-check after a fix"
 history b | grep -q "Question 1" && bad "scripted session: a question was asked" || ok
 summary_of b > "$T/screen-b.txt"
+# '?' at the save prompt explains it, and the prompt comes back
+key b s
+prompt b "Save to \["
+key b "?"
+prompt b "A file name for the evidence and your answers"
+key b "$T/b.json"
+prompt b "Saved the evidence and your answers to"
+[ -s "$T/b.json" ] && ok || bad "save prompt: nothing written after '?'"
 if [ -s "$T/screen-a.txt" ] && diff -u "$T/screen-a.txt" "$T/screen-b.txt" > "$T/ab.diff"; then ok; else
 	bad "interactive and --answers sessions show different diagnoses"
 	head -20 "$T/ab.diff" | sed 's/^/    /'
@@ -315,9 +347,32 @@ grep -q 'u001b' "$T/evil.json" || bad "the evil fact file lacks its escape"
 tm new-session -d -s e -x 80 -y 24 \
 	"'$BIN' guide '$T/evil.json' --answers '$T/answers.yaml'; echo \"exit \$?\"; sleep 3600"
 prompt e "\[r\] re-check after a fix"
-shown e 'Diagnosis of evil\\x1b\]0;pwned\\x07'
-shown e "upgrade FW to ≥16.27.2000"
+seen e 'Diagnosis of evil\\x1b\]0;pwned\\x07'
+seen e "upgrade FW to ≥16.27.2000"
 tm kill-session -t e
+
+# 'q' at the pager skips output, never a question: on a short window the
+# pager stops before the second question; 'q' there still shows it
+tm new-session -d -s f -x 80 -y 16 \
+	"'$BIN' guide --root '$FIX'; echo \"exit \$?\"; sleep 3600"
+prompt f "Question 1:"
+key f 1
+i=0
+while [ $i -lt $WAIT ] && ! screen f | grep -q -- "-- more: Enter"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+key f q
+# (no Enter for a "more" prompt here: the screen may still show the old one)
+i=0
+while [ $i -lt $WAIT ] && ! screen f | grep -q "Choice \[1-9"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+shown f "Question 2, for the check"
+shown f "What link rate should the RDMA ports run at"
+shown f "9  I do not know"
+tm kill-session -t f
 
 # a slow step gets a spinner and its seconds: an ibstat that takes 3 s
 mkdir -p "$T/bin"
@@ -338,7 +393,7 @@ tm kill-session -t d
 # leaves the terminal clean and no file behind
 tm new-session -d -s c -x 80 -y 24 "env PS1='$ ' NO_COLOR=1 sh"
 key c "cd '$T' && '$BIN' --root '$(pwd)/$FIX' --save '$T/c.json'"
-prompt c "Question 1, for the check"
+prompt c "Question 1:"
 tm capture-pane -p -e -t c | grep -q "$(printf '\033')\[[0-9;]*m" && bad "NO_COLOR: colour on the screen" || ok
 tm send-keys -t c C-c
 sleep 0.3

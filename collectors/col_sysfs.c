@@ -8,9 +8,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "collectors/sources/archive.h"
 #include "collectors/collector.h"
 #include "collectors/parsers/port_state.h"
+#include "collectors/sources/archive.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
@@ -529,6 +529,23 @@ static void node_type(struct col_ctx *c, struct emit *e, struct fact *f,
 	free(path);
 }
 
+/* A device no bus device stands behind: the driver core files it under
+ * /sys/devices/virtual (drivers/base/core.c, get_device_parent()), as it
+ * does rdma_rxe's and siw's.  Said only where the class link resolves into
+ * /sys/devices, so a bundle that copied the tree without its links says
+ * nothing. */
+static void software_device(struct col_ctx *c, struct emit *e, struct fact *f,
+			    const char *dir)
+{
+	char *real = NULL;
+
+	if (!source_realpath(c->src, dir, &real) && real &&
+	    strstr(real, "/sys/devices/"))
+		emit_bool(e, f, "software",
+			  strstr(real, "/sys/devices/virtual/") != NULL, NULL);
+	free(real);
+}
+
 static void ib_device(struct col_ctx *c, const char *dev, int *ports)
 {
 	char *dir = xasprintf("/sys/class/infiniband/%s", dev);
@@ -547,6 +564,7 @@ static void ib_device(struct col_ctx *c, const char *dev, int *ports)
 	attr(c, &e, f, "hw_ver", dir, "hw_rev");
 	attr(c, &e, f, "node_guid", dir, "node_guid");
 	node_type(c, &e, f, dir);
+	software_device(c, &e, f, dir);
 	if (source_exists(c->src, devdir)) {
 		link_name(c, &e, f, "pci", devdir);
 		pci_ids(c, &e, f, devdir, "vendor_id", "pci_device_id");

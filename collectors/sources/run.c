@@ -24,7 +24,10 @@ static double now(void)
 }
 
 /* In the child: own process group, fds 0-2 wired, everything else closed,
- * a C locale; exec errors go back through errfd. */
+ * a C locale, and libibverbs' warnings on (IBV_SHOW_WARNINGS: without it,
+ * rdma-core's init.c keeps quiet about a device it drops for want of a
+ * provider or for an ABI it does not speak, and a tool only says "No IB
+ * devices found"); exec errors go back through errfd. */
 static void child(const char *const argv[], int outfd, int errfd)
 {
 	int devnull = open("/dev/null", O_RDONLY);
@@ -41,6 +44,7 @@ static void child(const char *const argv[], int outfd, int errfd)
 			close(fd);
 	setenv("LC_ALL", "C", 1);
 	unsetenv("LANGUAGE");
+	setenv("IBV_SHOW_WARNINGS", "1", 1);
 	execvp(argv[0], (char *const *)argv);
 	e = errno;
 	if (write(errfd, &e, sizeof(e)) < 0)

@@ -5,6 +5,8 @@
 #   make test       install missing packages, build, run every test
 #   make asan       the whole suite under AddressSanitizer and UBSan
 #   make valgrind   the whole suite under valgrind memcheck
+#   make vmtest     soft-RoCE in a QEMU VM of Debian's kernel: real-stack
+#                   scenarios (tests/vm/run.sh; installs what it needs)
 #   make fuzz       build the libFuzzer targets (clang) and their seeds
 #   make fuzz-smoke run each fuzz target for FUZZ_SECONDS (30)
 #   make bench      the benchmarks (bench/README.md)
@@ -58,7 +60,7 @@ BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
 	BENCH_DIR=$(BUILD)/bench/work
 
 .PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke \
-	install format check-format clean bench bench-smoke
+	install format check-format clean bench bench-smoke vmtest
 
 all: $(BIN)
 
@@ -110,6 +112,11 @@ test: deps
 	@$(MAKE) --no-print-directory unit
 	@RD_BIN=./$(BIN) tests/run-all.sh
 	@$(MAKE) --no-print-directory bench-smoke
+
+# The VM test installs its own packages (QEMU, perftest, sos) and caches
+# the kernel under build/vm (VM_CACHE).
+vmtest: $(BIN)
+	@tests/vm/run.sh
 
 bench: $(BIN) $(BENCH_TOOLS)
 	@for b in $(BENCHES); do $(BENCH_ENV) $$b || exit 1; done

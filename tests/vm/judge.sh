@@ -1,7 +1,8 @@
 #!/bin/sh
 # judge.sh OUT RD T0: the host's side of make vmtest.  Reads what the guest
 # left in OUT (one NAME.json per `check`, bundles, NAME.setup when the
-# guest could not set a scenario up), analyses the bundles with RD, and
+# guest could not set a scenario up), analyses the bundles with RD (collect
+# and sosreport are held to healthy's check: they run in its state), and
 # prints one line per scenario of OUT/scenarios.txt, then the time since
 # T0 and "N passed, N failed".  Exits 1 when a scenario failed.
 set -u
@@ -48,8 +49,8 @@ judge_collect() {
 		return
 	}
 	a=$(ids "$OUT/collect.json")
-	c=$(ids "$OUT/collect-check.json")
-	[ "$a" = "$c" ] || echo "analyze gives [$a], check gave [$c]"
+	c=$(ids "$OUT/healthy.json")
+	[ "$a" = "$c" ] || echo "analyze gives [$a], healthy's check gave [$c]"
 	w=$(warnings "$OUT/collect.json")
 	[ -z "$w" ] || echo "warnings: $w"
 }
@@ -69,8 +70,8 @@ judge_sosreport() {
 		jq -e '[.facts[] | select(.kind == "hca" and .fields.name == "rxe0")] | length > 0' \
 			>/dev/null || echo "rxe0 not found in the sosreport"
 	a=$(warnings "$OUT/sosreport.json")
-	c=$(warnings "$OUT/sosreport-check.json")
-	[ "$a" = "$c" ] || echo "sosreport's verdict [$a], check's [$c]"
+	c=$(warnings "$OUT/healthy.json")
+	[ "$a" = "$c" ] || echo "sosreport's verdict [$a], healthy's check's [$c]"
 }
 
 # a bundle and the perftest client's output, analysed together
@@ -90,8 +91,8 @@ while read -r name want layer text; do
 	else
 		case "$name" in
 		healthy | collect | sosreport)
-			valid "$OUT/$name.json" || valid "$OUT/$name-check.json" ||
-				why="no check output: $(head -c 200 "$OUT/$name.err" "$OUT/$name-check.err" 2>/dev/null)"
+			valid "$OUT/healthy.json" ||
+				why="no check output of healthy: $(head -c 200 "$OUT/healthy.err" 2>/dev/null)"
 			[ -n "$why" ] || why=$("judge_$name" | tr '\n' ';')
 			got="as expected"
 			;;

@@ -10,7 +10,7 @@
 #   VM_CACHE     where the packages and the unpacked kernel are kept
 #                (build/vm); only a speed-up: a fresh clone fetches anew
 #   VM_ACCEL     tcg, kvm or auto (auto: kvm only when a short probe boots)
-#   VM_TIMEOUT   seconds the whole guest run may take (480)
+#   VM_TIMEOUT   seconds the whole guest run may take (540)
 #   VM_ONLY      run only these scenarios (space-separated names)
 #   VM_DEBUG     a shell script the guest sources instead of the scenarios
 #                (its output in build/vm/out/debug.log), for exploring
@@ -22,7 +22,7 @@ WT=$(pwd)
 CACHE=${VM_CACHE:-$WT/build/vm}
 case "$CACHE" in /*) ;; *) CACHE=$WT/$CACHE ;; esac
 ACCEL=${VM_ACCEL:-auto}
-TIMEOUT=${VM_TIMEOUT:-480}
+TIMEOUT=${VM_TIMEOUT:-540}
 RD=${RD_BIN:-$WT/rdmadoctor}
 SCEN=$WT/tests/vm/scenarios.txt
 T0=$(date +%s)

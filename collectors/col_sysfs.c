@@ -480,6 +480,43 @@ static void state_attr(struct col_ctx *c, struct emit *e, struct fact *f,
 	free(path);
 }
 
+/* The interface a RoCE port's GIDs hang on (gid_attrs/ndevs/0), as a
+ * netdev fact with its MTU and operstate from /sys/class/net: what a
+ * host without ethtool or ibdev2netdev still shows. */
+static void port_netdev(struct col_ctx *c, const char *dev, const char *dir,
+			const char *port)
+{
+	char *path = xasprintf("%s/gid_attrs/ndevs/0", dir), nd[64], buf[64];
+	struct emit e;
+	struct fact *f;
+
+	if (!col_attr(c, path, nd, sizeof(nd)) || !nd[0] || nd[0] == '.' ||
+	    strchr(nd, '/')) {
+		free(path);
+		return;
+	}
+	free(path);
+	path = xasprintf("/sys/class/net/%s", nd);
+	emit_at(c, &e, path);
+	f = emit_begin(&e, "netdev", NULL);
+	emit_str(&e, f, "name", nd, strlen(nd), NULL);
+	emit_str(&e, f, "hca", dev, strlen(dev), NULL);
+	emit_str(&e, f, "port", port, strlen(port), NULL);
+	attr(c, &e, f, "mtu", path, "mtu");
+	{
+		char *op = xasprintf("%s/operstate", path);
+
+		/* operstate is "up", "down", "lowerlayerdown", ...; the
+		 * vocabulary's state is Up or Down. */
+		if (col_attr(c, op, buf, sizeof(buf)) && buf[0])
+			put(c, &e, f, "state", op,
+			    !strcmp(buf, "up") ? "Up" : "Down");
+		free(op);
+	}
+	emit_end(&e, f);
+	free(path);
+}
+
 static int ib_port(struct col_ctx *c, const char *dev, const char *portdir,
 		   const char *port)
 {
@@ -502,6 +539,7 @@ static int ib_port(struct col_ctx *c, const char *dev, const char *portdir,
 	attr(c, &e, f, "sm_lid", dir, "sm_lid");
 	attr(c, &e, f, "netdev", dir, "gid_attrs/ndevs/0");
 	emit_end(&e, f);
+	port_netdev(c, dev, dir, port);
 	col_ib_gids(c, dev, dir, strtol(port, NULL, 10));
 	path = xasprintf("%s/counters", dir);
 	col_ib_counters(c, dev, path, strtol(port, NULL, 10));

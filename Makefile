@@ -59,7 +59,7 @@ BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
 	BENCHRUN=$(BUILD)/bench/benchrun LOGGEN=$(BUILD)/bench/loggen \
 	BENCH_DIR=$(BUILD)/bench/work
 
-.PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke \
+.PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke FORCE \
 	install format check-format clean bench bench-smoke vmtest
 
 all: $(BIN)
@@ -74,6 +74,15 @@ $(BUILD)/librd.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The data directory is compiled in (analysis_datadir): analysis.o is built
+# again whenever PREFIX changes, so 'make install PREFIX=...' after a plain
+# 'make' installs a binary that looks under the new prefix.
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DATADIR)' | cmp -s - $@ 2>/dev/null || echo '$(DATADIR)' > $@
+$(BUILD)/analysis/analysis.o: $(BUILD)/datadir.stamp
+FORCE:
 
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
@@ -168,12 +177,16 @@ fuzz-smoke: fuzz
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
-		$(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(MANDIR)
+		$(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(DATADIR)/schema $(DESTDIR)$(MANDIR)
 	install -m 755 rdmadoctor $(DESTDIR)$(BINDIR)/rdmadoctor
 	install -m 644 $(filter-out %.test.yaml,$(wildcard rules/*.yaml)) \
 		$(DESTDIR)$(DATADIR)/rules/
 	install -m 644 kb/*.yaml $(DESTDIR)$(DATADIR)/kb/
+	install -m 644 schema/*.schema.json $(DESTDIR)$(DATADIR)/schema/
 	install -m 644 man/rdmadoctor.1 $(DESTDIR)$(MANDIR)/rdmadoctor.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 contrib/bash-completion/rdmadoctor \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rdmadoctor
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -470,11 +470,21 @@ void analysis_free(struct analysis *a)
 	free(a);
 }
 
+bool analysis_insufficient(const struct analysis *a)
+{
+	if (a->dl && diagnosis_any_at_least(a->dl, SEVERITY_WARNING))
+		return false;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (a->layers[l].status != LAYER_UNKNOWN)
+			return false;
+	return true;
+}
+
 int analysis_exit_code(const struct analysis *a)
 {
 	if (a->engine_rc)
 		return EXIT_RULES;
-	return a->dl && diagnosis_any_at_least(a->dl, SEVERITY_WARNING) ?
-		       EXIT_DIAGNOSED :
-		       EXIT_HEALTHY;
+	if (a->dl && diagnosis_any_at_least(a->dl, SEVERITY_WARNING))
+		return EXIT_DIAGNOSED;
+	return analysis_insufficient(a) ? EXIT_NO_EVIDENCE : EXIT_HEALTHY;
 }

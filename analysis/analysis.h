@@ -23,6 +23,7 @@ enum exit_code {
 	EXIT_DIAGNOSED = 1, /* at least one */
 	EXIT_USAGE = 2, /* usage, input or system error */
 	EXIT_RULES = 3, /* rules or kb failed to load or to run */
+	EXIT_NO_EVIDENCE = 4, /* no layer could be judged: never a green 0 */
 };
 
 /* Where an answer was written: an --answers file position (file NULL:
@@ -136,6 +137,10 @@ void analysis_refresh(struct analysis *a);
  * reporting to a->d (at where, when not NULL), or the engine's error. */
 int analysis_answer(struct analysis *a, const char *question, const char *value,
 		    const struct answer_origin *where);
+
+/* Whether the evidence let no layer be judged and nothing at warning or
+ * above was found: the verdict is "insufficient evidence", not healthy. */
+bool analysis_insufficient(const struct analysis *a);
 
 /* The exit code for a finished analysis. */
 int analysis_exit_code(const struct analysis *a);

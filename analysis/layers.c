@@ -1,6 +1,7 @@
 /* Layer verdicts.  A layer is a fault when a diagnosis of severity error
  * or worse sits there, a warning for a warning, ok when its evidence was
- * checked and nothing fired, and unknown when there was nothing to check.
+ * checked and nothing fired, and unknown ("not checked") when there was
+ * nothing to check.
  * The summary follows the guide's checklist: port state and rate for the
  * hardware, firmware version and PSID, driver modules and versions,
  * registered devices and LIDs, and verbs tests. */
@@ -237,6 +238,17 @@ static char *driver(const struct analysis *a, bool *checked)
 	return done(&l);
 }
 
+/* Whether the kernel configuration names option. */
+static bool has_kconfig(const struct analysis *a, const char *option)
+{
+	struct value v = value_cstr(option);
+	size_t n;
+
+	fact_base_lookup(a->fb, sym_intern_cstr("kconfig"),
+			 sym_intern_cstr("name"), &v, &n);
+	return n > 0;
+}
+
 /* Registered devices and their LIDs, modules, kernel config. */
 static char *kernel_module(const struct analysis *a, bool *checked)
 {
@@ -247,8 +259,10 @@ static char *kernel_module(const struct analysis *a, bool *checked)
 
 	facts_of(a, "module", &nm);
 	facts_of(a, "kconfig", &nk);
-	*checked = nm || nk || nh;
-	if (!*checked)
+	/* Modules without a registered device judge nothing: a bundle
+	 * without ibstat or sysfs shows no device either way. */
+	*checked = nh || has_kconfig(a, "CONFIG_INFINIBAND");
+	if (!nm && !nk && !nh)
 		return NULL;
 	if (!nh)
 		sb_puts(&sb, "no RDMA device registered");
@@ -375,7 +389,7 @@ void layers_judge(struct analysis *a)
 		} else {
 			v->status = LAYER_UNKNOWN;
 			v->summary = xstrdup(
-				"nothing to check: no evidence for this layer");
+				"not checked: no evidence for this layer");
 		}
 	}
 }

@@ -49,7 +49,7 @@ fi
 
 # tools LOG SUFFIX PEER...: the benchrun commands, rdmadoctor first.
 rd() {
-	echo -x 1 -o "$dir/rd-$2.out" -e "RDMADOCTOR_DATADIR=$(pwd)" \
+	echo -x 4 -o "$dir/rd-$2.out" -e "RDMADOCTOR_DATADIR=$(pwd)" \
 		-e RDMADOCTOR_NO_SITE_RULES=1 "$RD_BIN" facts -q "dmesg=$dir/$1"
 }
 

@@ -70,9 +70,9 @@ fi
 runs=$RUNS
 [ $SMOKE = 1 ] && runs=1
 out=$("$BENCHRUN" "$runs" xz -dc "$tarball" :: \
-	-x 1 -o "$dir/tar.json" -e "RDMADOCTOR_DATADIR=$(pwd)" \
+	-x 4 -o "$dir/tar.json" -e "RDMADOCTOR_DATADIR=$(pwd)" \
 	-e RDMADOCTOR_NO_SITE_RULES=1 "$RD_BIN" analyze -q --json "$tarball" :: \
-	-x 1 -o "$dir/dir.json" -e "RDMADOCTOR_DATADIR=$(pwd)" \
+	-x 4 -o "$dir/dir.json" -e "RDMADOCTOR_DATADIR=$(pwd)" \
 	-e RDMADOCTOR_NO_SITE_RULES=1 "$RD_BIN" analyze -q --json "$report" \
 	</dev/null) || die "a run failed (see above)"
 

@@ -55,10 +55,10 @@ runs=$RUNS
 # Exit code 1: some hosts have diagnoses.
 out=$(NO_PROGRESS=1 "$BENCHRUN" "$runs" \
 	-e "RDMADOCTOR_DATADIR=$(pwd)" -e RDMADOCTOR_NO_SITE_RULES=1 \
-	-x 1 -o "$DIR/j1.jsonl" \
+	-x 4 -o "$DIR/j1.jsonl" \
 	"$RD_BIN" batch --json --jobs 1 "$DIR/bundles" :: \
 	-e "RDMADOCTOR_DATADIR=$(pwd)" -e RDMADOCTOR_NO_SITE_RULES=1 \
-	-x 1 -o "$DIR/j2.jsonl" \
+	-x 4 -o "$DIR/j2.jsonl" \
 	"$RD_BIN" batch --json --jobs 2 "$DIR/bundles" :: </dev/null) ||
 	die "a run failed (see above)"
 

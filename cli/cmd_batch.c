@@ -217,6 +217,7 @@ static void emit_failure(struct batch *b, const char *path, const char *reason)
 	if (b->o->json) {
 		struct json *line = json_new_object(), *src = json_new_object();
 
+		json_set(line, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 		json_set(line, "version", json_new_string(RD_VERSION));
 		json_set(src, "kind", json_new_string("unknown"));
 		json_set(src, "path", json_new_string(path));
@@ -342,6 +343,7 @@ static int finish(struct batch *b, int signo)
 	bar_clear(b);
 	emit_until(b, b->in.n);
 	rc = fleet_exit_code(b->fleet);
+	json_set(doc, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 	json_set(doc, "fleet", fleet_summary(b->fleet));
 	summary = json_get(doc, "fleet");
 	if (b->o->json)
@@ -355,7 +357,18 @@ static int finish(struct batch *b, int signo)
 	return signo ? 128 + signo : rc;
 }
 
-#define FLEET_LINE "{\"fleet\":"
+/* How a summary line starts, as emit_line writes it (and as rdmadoctor
+ * before schema_version wrote it); host lines start otherwise. */
+static const char *const fleet_line[] = { "{\"schema_version\":1,\"fleet\":",
+					  "{\"fleet\":" };
+
+static bool is_fleet_line(const char *line)
+{
+	for (size_t i = 0; i < sizeof(fleet_line) / sizeof(*fleet_line); i++)
+		if (!strncmp(line, fleet_line[i], strlen(fleet_line[i])))
+			return true;
+	return false;
+}
 
 /* Adds the fleet summaries in the JSON lines of path (batch --json
  * output).  Returns 0, or -EINVAL after reporting to d. */
@@ -377,7 +390,7 @@ static int merge_file(struct batch *b, const char *path, struct diag *d)
 		char err[160];
 
 		lineno++;
-		if (strncmp(line, FLEET_LINE, strlen(FLEET_LINE)))
+		if (!is_fleet_line(line))
 			continue;
 		j = json_parse(line, (size_t)n, err, sizeof(err));
 		if (!j) {

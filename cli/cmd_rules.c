@@ -43,11 +43,15 @@ static int list(const struct options *o, struct rule_set *rs)
 		putchar('\n');
 	}
 	if (arr) {
-		char *s = json_dump(arr, true);
+		struct json *doc = json_new_object();
+		char *s;
 
+		json_set(doc, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+		json_set(doc, "rules", arr);
+		s = json_dump(doc, true);
 		puts(s);
 		free(s);
-		json_free(arr);
+		json_free(doc);
 		return EXIT_HEALTHY;
 	}
 	if (o->origin)

@@ -65,7 +65,7 @@ struct fleet {
 	size_t ndiags, capdiags;
 	struct family *families;
 	size_t nfamilies, capfamilies;
-	size_t failed, fault, warning, ok, rules_failed;
+	size_t failed, fault, warning, ok, unchecked, rules_failed;
 };
 
 static const char *text(const struct json *j, const char *key)
@@ -184,6 +184,8 @@ static void count_status(struct fleet *f, const struct host *h)
 		f->fault++;
 	else if (!strcmp(h->status, "warning"))
 		f->warning++;
+	else if (!strcmp(h->status, "unknown"))
+		f->unchecked++;
 	else
 		f->ok++;
 }
@@ -213,6 +215,8 @@ static void add_diagnoses(struct fleet *f, struct host *h, size_t hi,
 	}
 	h->status = worst >= SEVERITY_ERROR   ? "fault" :
 		    worst == SEVERITY_WARNING ? "warning" :
+		    !strcmp(text(report, "verdict"), "insufficient_evidence") ?
+						"unknown" :
 						"ok";
 }
 
@@ -286,6 +290,17 @@ void fleet_add_host(struct fleet *f, const char *path,
 	count_status(f, h);
 }
 
+const char *fleet_layer_status(const struct json *layers, const char *name)
+{
+	for (size_t i = 0; i < json_len(layers); i++) {
+		const struct json *lj = json_at(layers, i);
+
+		if (!strcmp(text(lj, "name"), name))
+			return text(lj, "status");
+	}
+	return "";
+}
+
 /* A host entry of a summary: its verdict, diagnoses and adapters. */
 static void merge_host(struct fleet *f, const struct json *hj)
 {
@@ -293,7 +308,8 @@ static void merge_host(struct fleet *f, const struct json *hj)
 	const struct json *layers = json_get(hj, "layers");
 	struct host *h = new_host(f, text(hj, "path"));
 	size_t hi = f->nhosts - 1;
-	static const char *const known[] = { "fault", "warning", "ok" };
+	static const char *const known[] = { "fault", "warning", "ok",
+					     "unknown" };
 
 	h->name = dup_text(hj, "name");
 	h->status = "ok";
@@ -301,7 +317,8 @@ static void merge_host(struct fleet *f, const struct json *hj)
 		if (!strcmp(text(hj, "status"), known[i]))
 			h->status = known[i];
 	for (int l = 0; l < LAYER_COUNT; l++)
-		h->layers[l] = dup_text(layers, layer_to_str((enum layer)l));
+		h->layers[l] = xstrdup(fleet_layer_status(
+			layers, layer_to_str((enum layer)l)));
 	h->diagnoses = xcalloc(json_len(ids) + 1, sizeof(char *));
 	for (size_t i = 0; i < json_len(ids); i++) {
 		const char *id = json_text(json_at(ids, i));
@@ -361,7 +378,9 @@ int fleet_exit_code(const struct fleet *f)
 		return EXIT_RULES;
 	if (f->failed)
 		return EXIT_USAGE;
-	return f->fault || f->warning ? EXIT_DIAGNOSED : EXIT_HEALTHY;
+	if (f->fault || f->warning)
+		return EXIT_DIAGNOSED;
+	return f->unchecked && !f->ok ? EXIT_NO_EVIDENCE : EXIT_HEALTHY;
 }
 
 /* hosts [names] and hostlist "a[1-3]" of the hosts at idx. */
@@ -492,10 +511,14 @@ static struct json *host_json(const struct host *h)
 		json_set(o, "reason", json_new_string(h->reason));
 		return o;
 	}
-	arr = json_new_object();
-	for (int l = 0; l < LAYER_COUNT; l++)
-		json_set(arr, layer_to_str((enum layer)l),
-			 json_new_string(h->layers[l]));
+	arr = json_new_array();
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		struct json *lj = json_new_object();
+
+		json_set(lj, "name", json_new_string(layer_to_str((enum layer)l)));
+		json_set(lj, "status", json_new_string(h->layers[l]));
+		json_push(arr, lj);
+	}
 	json_set(o, "layers", arr);
 	arr = json_new_array();
 	for (size_t i = 0; i < h->ndiagnoses; i++)
@@ -576,6 +599,7 @@ struct json *fleet_summary(struct fleet *f)
 	json_set(o, "fault", json_new_int((int64_t)f->fault));
 	json_set(o, "warning", json_new_int((int64_t)f->warning));
 	json_set(o, "ok", json_new_int((int64_t)f->ok));
+	json_set(o, "unknown", json_new_int((int64_t)f->unchecked));
 	json_set(o, "rules_failed", json_new_int((int64_t)f->rules_failed));
 	json_set(o, "exit", json_new_int(fleet_exit_code(f)));
 	json_set(o, "diagnoses", diagnoses_json(f));

@@ -37,6 +37,10 @@ struct json *fleet_summary(struct fleet *f);
  * else 0. */
 int fleet_exit_code(const struct fleet *f);
 
+/* The status of layer name in a "layers" array of a report or a summary's
+ * host ([{name, status}, ...]); "" when it is not there.  Borrowed. */
+const char *fleet_layer_status(const struct json *layers, const char *name);
+
 /* The name a host goes by: its hostname, else its bundle's file name.
  * Owned result. */
 char *fleet_host_name(const char *hostname, const char *path);

@@ -417,7 +417,7 @@ static void verdict(struct session *s, enum layer l)
 		   v->status == LAYER_FAULT ? "FAULT" :
 					      layer_status_to_str(v->status),
 		   term_off(),
-		   v->status == LAYER_UNKNOWN ? ", nothing to check here" : "");
+		   v->status == LAYER_UNKNOWN ? ", not checked" : "");
 }
 
 static void walk_layer(struct session *s, enum layer l)

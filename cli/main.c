@@ -153,6 +153,7 @@ static void usage(FILE *out)
 		"  1  at least one diagnosis at warning or above\n"
 		"  2  usage, input or system error\n"
 		"  3  rules or knowledge base failed to load or to run\n"
+		"  4  insufficient evidence: no layer could be judged (never a green 0)\n"
 		"\n"
 		"Rules and kb come from %s (RDMADOCTOR_DATADIR overrides);\n"
 		"site overlays from /etc/rdmadoctor/rules.d and ~/.config/rdmadoctor/rules.d.\n"

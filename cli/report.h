@@ -16,6 +16,10 @@ struct report_opts {
 
 void report_text(FILE *out, const struct analysis *a,
 		 const struct report_opts *o);
+/* "diagnosed" (something at warning or above), "healthy", or
+ * "insufficient_evidence" (no layer could be judged): the report's verdict. */
+const char *report_verdict(const struct analysis *a);
+
 /* The analysis as the JSON object of the contract (owned). */
 struct json *report_json(const struct analysis *a, const struct report_opts *o);
 void report_print_json(FILE *out, struct json *j);

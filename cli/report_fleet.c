@@ -80,8 +80,12 @@ static void counts(FILE *out, const struct json *s)
 	fprintf(out, "Fleet: %s bundles; %s analysed (%s%s FAULT%s, ",
 		text(s, "bundles"), text(s, "analysed"), term_on(TERM_RED),
 		text(s, "fault"), term_off());
-	fprintf(out, "%s%s warning%s, %s ok)", term_on(TERM_YELLOW),
+	fprintf(out, "%s%s warning%s, %s ok", term_on(TERM_YELLOW),
 		text(s, "warning"), term_off(), text(s, "ok"));
+	if (json_as_int(json_get(s, "unknown")))
+		fprintf(out, ", %s with too little evidence to judge",
+			text(s, "unknown"));
+	fputc(')', out);
 	fprintf(out, ", %s could not be read.\n", text(s, "failed"));
 	if (json_as_int(json_get(s, "rules_failed")))
 		fprintf(out,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/fleet.h"
 #include "cli/html.h"
 #include "cli/report.h"
 #include "engine/rule.h"
@@ -261,7 +262,7 @@ static void host_diagnosis(FILE *out, const struct json *all,
 	html_puts(out, jt(d, "id"));
 	fputs(" &middot; ", out);
 	html_puts(out, jt(d, "layer"));
-	fprintf(out, " layer &middot; certainty %s &middot; score %s</div>\n",
+	fprintf(out, " layer &middot; confidence %s &middot; score %s</div>\n",
 		jt(d, "confidence"), jt(d, "score"));
 	fputs("<p class=\"msg\">", out);
 	html_puts(out, jt(d, "message"));
@@ -383,7 +384,7 @@ static void layer_counts(const struct json *hosts, int l, size_t counts[4])
 
 		if (!ls)
 			continue;
-		st = klass(jt(ls, layer_to_str((enum layer)l)));
+		st = klass(fleet_layer_status(ls, layer_to_str((enum layer)l)));
 		for (size_t k = 0; k < 4; k++)
 			counts[k] += !strcmp(st, statuses[k]);
 	}
@@ -617,7 +618,8 @@ static void hosts_table(FILE *out, const struct json *hosts)
 		fputs("</td><td class=\"cells\">", out);
 		for (int l = 0; ls && l < LAYER_COUNT; l++) {
 			const char *st =
-				klass(jt(ls, layer_to_str((enum layer)l)));
+				klass(fleet_layer_status(
+					ls, layer_to_str((enum layer)l)));
 
 			fprintf(out, "<i class=\"%s\" title=\"%s: %s\"></i>",
 				st, layer_to_str((enum layer)l), st);

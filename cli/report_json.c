@@ -23,7 +23,7 @@ static struct json *explain_json(const struct explain *x)
 	json_set(o, "rule", json_new_string(x->rule->id));
 	json_set(o, "file", json_new_string(x->rule->file));
 	json_set(o, "line", json_new_int(x->rule->line));
-	json_set(o, "certainty", rounded(x->firing->cf));
+	json_set(o, "confidence", rounded(x->firing->cf));
 	for (size_t i = 0; i < x->nsteps; i++) {
 		const struct explain_step *s = &x->steps[i];
 		struct json *st = json_new_object(), *cmp = json_new_array();
@@ -117,11 +117,20 @@ struct json *report_collectors_json(const struct fact_base *fb)
 	return arr;
 }
 
+const char *report_verdict(const struct analysis *a)
+{
+	if (a->dl && diagnosis_any_at_least(a->dl, SEVERITY_WARNING))
+		return "diagnosed";
+	return analysis_insufficient(a) ? "insufficient_evidence" : "healthy";
+}
+
 struct json *report_json(const struct analysis *a, const struct report_opts *o)
 {
 	struct json *root = json_new_object(), *src = json_new_object(), *arr;
 
+	json_set(root, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 	json_set(root, "version", json_new_string(RD_VERSION));
+	json_set(root, "verdict", json_new_string(report_verdict(a)));
 	json_set(src, "kind", json_new_string(a->source_kind));
 	json_set(src, "path", json_new_string(a->source_path));
 	json_set(src, "hostname", json_new_string(a->hostname));

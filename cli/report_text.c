@@ -50,7 +50,7 @@ static void layers(FILE *out, const struct analysis *a)
 
 static void explain_steps(FILE *out, const struct explain *x, int indent)
 {
-	fprintf(out, "%*srule %s (%s:%d), certainty %.2f\n", indent, "",
+	fprintf(out, "%*srule %s (%s:%d), confidence %.2f\n", indent, "",
 		x->rule->id, x->rule->file, x->rule->line, x->firing->cf);
 	for (size_t i = 0; i < x->nsteps; i++) {
 		const struct explain_step *s = &x->steps[i];
@@ -86,7 +86,7 @@ static void ids_of(FILE *out, const struct analysis *a, const size_t *idx,
 void report_text_diagnosis(FILE *out, const struct analysis *a,
 			   const struct diagnosis *dg, bool explain)
 {
-	fprintf(out, "%s#%d %s%s  %s, %s layer, certainty %.2f, score %.2f\n",
+	fprintf(out, "%s#%d %s%s  %s, %s layer, confidence %.2f, score %.2f\n",
 		term_on(TERM_BOLD), dg->rank, dg->rule->title, term_off(),
 		dg->id, layer_to_str(dg->layer), dg->cf, dg->score);
 	fprintf(out, "   %s%s%s: ", term_on(severity_color(dg->severity)),
@@ -199,6 +199,18 @@ static void skipped(FILE *out, const struct analysis *a, bool explain)
 	}
 }
 
+/* No layer could be judged: say so, and how to get the evidence, rather
+ * than report a healthy host. */
+static void insufficient(FILE *out)
+{
+	fprintf(out,
+		"%sInsufficient evidence:%s no layer could be judged, so this is not a clean bill of health.\n"
+		"  Give rdmadoctor the host's RDMA evidence: run 'rdmadoctor collect' on the host and\n"
+		"  analyse the bundle it writes, or a sosreport, or the outputs of ibstat, ibv_devinfo -v,\n"
+		"  lsmod, ethtool -i IFACE, lspci -vv and dmesg (\"Evidence read\" below lists what is missing).\n\n",
+		term_on(TERM_YELLOW), term_off());
+}
+
 void report_text(FILE *out, const struct analysis *a,
 		 const struct report_opts *o)
 {
@@ -215,10 +227,13 @@ void report_text(FILE *out, const struct analysis *a,
 	fputs(")\n\n", out);
 	layers(out, a);
 	fputc('\n', out);
+	if (analysis_insufficient(a))
+		insufficient(out);
 	if (!a->dl || !a->dl->n) {
-		fprintf(out,
-			"%sNo diagnosis:%s every rule that could be checked passed.\n",
-			term_on(TERM_GREEN), term_off());
+		if (!analysis_insufficient(a))
+			fprintf(out,
+				"%sNo diagnosis:%s every rule that could be checked passed.\n",
+				term_on(TERM_GREEN), term_off());
 	} else {
 		fprintf(out, "Diagnoses, most likely root cause first:\n\n");
 		for (size_t i = 0; i < a->dl->n; i++) {

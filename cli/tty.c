@@ -1,14 +1,17 @@
 /* The session terminal: wrapping, paging, input, progress and signals. */
 #include "cli/tty.h"
 
+#include <locale.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "cli/term.h"
 #include "engine/xalloc.h"
@@ -146,18 +149,47 @@ static size_t escape_len(const char *s, size_t n)
 	return i < n ? i + 1 : n;
 }
 
-/* Bytes of the character at s: an escape, or one UTF-8 sequence. */
+/* The columns a terminal gives code point cp: wcwidth(3) in the C.UTF-8
+ * locale, whatever the process's own locale (East Asian wide characters
+ * take two columns, combining marks none); 1 when that locale is missing
+ * or the character is unknown. */
+static int code_point_width(uint32_t cp)
+{
+	static locale_t utf8;
+	static bool tried;
+	locale_t old;
+	int w;
+
+	if (cp < 0x80)
+		return 1;
+	if (!tried) {
+		tried = true;
+		utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	}
+	if (!utf8)
+		return 1;
+	old = uselocale(utf8);
+	w = wcwidth((wchar_t)cp);
+	uselocale(old);
+	return w < 0 ? 1 : w;
+}
+
+/* Bytes of the character at s: an escape, or one UTF-8 sequence; *width
+ * is the columns it takes. */
 static size_t char_len(const char *s, size_t n, int *width)
 {
 	size_t e = escape_len(s, n), i = 1;
+	unsigned char c = (unsigned char)s[0];
+	uint32_t cp;
 
 	if (e) {
 		*width = 0;
 		return e;
 	}
+	cp = c >= 0xf0 ? c & 0x07u : c >= 0xe0 ? c & 0x0fu : c & 0x1fu;
 	while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
-		i++;
-	*width = 1;
+		cp = (cp << 6) | ((unsigned char)s[i++] & 0x3fu);
+	*width = c < 0x80 ? 1 : code_point_width(cp);
 	return i;
 }
 

@@ -9,6 +9,11 @@
 
 struct json;
 
+/* The version of the JSON documents rdmadoctor prints (their schemas are
+ * schema/NAME.schema.json); every document carries it as schema_version.
+ * Raise it when a field changes meaning or goes away. */
+#define RD_SCHEMA_VERSION 1
+
 enum json_kind {
 	JSON_NULL,
 	JSON_BOOL,

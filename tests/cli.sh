@@ -80,6 +80,34 @@ expect runaway-chain 3 "rule 'grow-more' (.*loop.yaml:10) built a value of more 
 expect guide-case 1 "upgrade FW to ≥16.27.2000" -- \
 	"$BIN" analyze $EX examples/cx5-fw-mismatch/ib_write_bw.txt
 expect healthy 0 "No diagnosis" -- "$BIN" check --root tests/fixtures/healthy-cx5/root
+
+# --- no false green: evidence that lets no layer be judged exits 4
+mkdir -p "$T/empty"
+expect empty-root 4 "Insufficient evidence: no layer could be judged" -- \
+	"$BIN" check --root "$T/empty"
+expect empty-root-json 4 '"verdict": "insufficient_evidence"' -- \
+	"$BIN" check --json --root "$T/empty"
+mkdir -p "$T/loose"
+cp tests/fixtures/samples/ibstat/cx3-vpi-eth-mode-two-ports-40g-active.txt "$T/loose/ibstat.txt"
+expect loose-folder-as-root 4 "Insufficient evidence" -- "$BIN" check --root "$T/loose"
+expect no-rdma-sosreport 1 "uverbs-abi-missing, kernel_module layer" -- \
+	"$BIN" analyze tests/fixtures/sos-debian-vm/sosreport-vm-fixture-2026-11-29-lpigkjd
+# A real sos report of this machine, whose kernel has no RDMA support: sos
+# comes from Debian's package (make deps installs it).
+if command -v sos > /dev/null 2>&1; then
+	mkdir -p "$T/sos"
+	if timeout 300 sos report --batch --quiet --tmp-dir "$T/sos" \
+		-o infiniband,kernel,host,pci,networking > "$T/sos.log" 2>&1; then
+		sosfile=$(ls "$T"/sos/sosreport-*.tar.* | grep -v '\.\(md5\|sha256\)$' | head -1)
+		expect real-sos-no-rdma 1 "kernel_module  FAULT" -- "$BIN" analyze "$sosfile"
+		expect real-sos-no-rdma-not-green 1 "no RDMA support" -- "$BIN" analyze "$sosfile"
+	else
+		bad "sos report failed:"
+		tail -5 "$T/sos.log" | sed 's/^/    /'
+	fi
+else
+	bad "no sos command: make deps installs Debian's sosreport package"
+fi
 expect kind-override 1 "bw-below-line-rate" -- \
 	"$BIN" analyze $EX perftest=examples/cx5-fw-mismatch/ib_write_bw.txt
 
@@ -288,6 +316,14 @@ if [ "$BIN" = ./rdmadoctor ]; then
 	RDMADOCTOR_DATADIR="$T/dest/opt/rd/share/rdmadoctor" "$T/dest/opt/rd/bin/rdmadoctor" \
 		check --root tests/fixtures/healthy-cx5/root > /dev/null 2>&1 &&
 		ok || bad "installed binary does not run"
+	# After a plain make, the installed binary still looks under PREFIX.
+	env -u RDMADOCTOR_DATADIR "$T/dest/opt/rd/bin/rdmadoctor" --help 2>&1 |
+		grep -q "from /opt/rd/share/rdmadoctor" && ok ||
+		bad "make install PREFIX=/opt/rd installed a binary that looks elsewhere for its rules"
+	[ -f "$T/dest/opt/rd/share/bash-completion/completions/rdmadoctor" ] && ok ||
+		bad "make install: no bash completion"
+	bash -n contrib/bash-completion/rdmadoctor && ok || bad "the bash completion does not parse"
+	make -s all > /dev/null 2>&1
 fi
 
 echo "cli: $pass passed, $fail failed"

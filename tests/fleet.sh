@@ -99,7 +99,7 @@ $T/missing-bundle: cannot read: No such file or directory" \
 	"$(echo "$S" | jq -r '.fleet.failures[] | "\(.path): \(.reason)"')"
 check "host lines: one per input, failures with their reason" "200 4" \
 	"$(head -n 204 "$T/fleet.jsonl" | jq -s '"\(map(select(.diagnoses)) | length) \(map(select(.error)) | length)"' -r)"
-check "host lines are analyze --json objects" "version,source,layers,diagnoses,skipped,collectors" \
+check "host lines are analyze --json objects" "schema_version,version,verdict,source,layers,diagnoses,skipped,collectors" \
 	"$(jq -r 'select(.layers) | keys_unsorted | join(",")' "$T/fleet.jsonl" | sort -u)"
 check "host lines in input order" "node001 node200" \
 	"$(jq -r 'select(.source.hostname != "") | .source.hostname' "$T/fleet.jsonl" | sed -n '1p;200p' | tr '\n' ' ' | sed 's/ $//')"

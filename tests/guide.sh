@@ -255,7 +255,7 @@ done
 shown a "Evidence:"
 shown a "sys/class/infiniband/mlx5_0/fw_ver:1  16.26.1040"
 shown a "rule fw-below-driver-minimum (rules/firmware.yaml:"
-shown a "certainty 0.96, score"
+shown a "confidence 0.96, score"
 key a ""
 sleep 0.3
 shown a "fw_min 16.27.2000 > 16.26.1040"

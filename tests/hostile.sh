@@ -263,7 +263,7 @@ hcase ansi-sysfs-name 0 "\\\\x1b\[31mmlx5_0" -- "$BIN" check --root "$T/ansiroot
 # A tar member's name with an escape, in an error message.
 printf 'x' > "$T/m"
 tar -C "$T" -cPf "$T/ansi.tar" --transform="s,^m,../${esc}]2;owned${esc}\\\\," m
-hcase ansi-member-name 0 "'\.\./\\\\x1b\]2;owned\\\\x1b" -- "$BIN" analyze "$T/ansi.tar"
+hcase ansi-member-name 4 "'\.\./\\\\x1b\]2;owned\\\\x1b" -- "$BIN" analyze "$T/ansi.tar"
 
 head -c 65536 /dev/urandom > "$T/random.bin"
 hcase binary-noise 2 "cannot tell what this file holds" -- "$BIN" analyze "$T/random.bin"
@@ -310,7 +310,7 @@ if [ -n "$HEAVY" ]; then
 	# (about 10 s of CPU here; far more under ASan)
 	measured timeout $((LIMIT * 3)) "$BIN" analyze "proc_modules=$T/modules"
 	rc=$?
-	if [ $rc = 124 ] || [ $rc -gt 1 ] || ! grep -q "1000000 facts" "$T/out"; then
+	if [ $rc = 124 ] || { [ $rc -gt 1 ] && [ $rc != 4 ]; } || ! grep -q "1000000 facts" "$T/out"; then
 		bad "million-modules: exit $rc"
 		head -5 "$T/out" | sed 's/^/    /'
 	elif [ "$(cat "$T/rss")" -gt 4096 ]; then

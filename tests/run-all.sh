@@ -13,4 +13,6 @@ tests/guide.sh || status=1
 tests/hostile.sh || status=1
 tests/fleet.sh || status=1
 tests/html.sh || status=1
+tests/schema.sh || status=1
+tests/corpus.sh || status=1
 exit $status

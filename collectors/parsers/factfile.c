@@ -62,6 +62,8 @@ struct json *factfile_json(const struct fact_base *fb,
 {
 	struct json *root = json_new_object(), *arr = json_new_array();
 
+	json_set(root, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+
 	for (uint32_t id = 1; id <= fact_base_count(fb); id++) {
 		const struct fact *f = fact_base_get(fb, id);
 		struct json *o, *fields;

@@ -61,6 +61,12 @@ static void test_escapes_and_utf8(void **state)
 	      "\033[1;31mFAULT\033[0m ≥123");
 	wraps("\033[1;31mFAULT\033[0m ≥1234", 10, 2,
 	      "\033[1;31mFAULT\033[0m\n≥1234");
+	/* East Asian wide characters take two columns each (wcwidth):
+	 * "网卡" is four columns, so "网卡 mlx5_0" is eleven */
+	wraps("网卡 mlx5_0", 11, 1, "网卡 mlx5_0");
+	wraps("网卡 mlx5_0", 10, 2, "网卡\nmlx5_0");
+	/* a combining mark takes none */
+	wraps("cafe\xcc\x81 ok", 7, 1, "cafe\xcc\x81 ok");
 }
 
 static void test_long_word(void **state)

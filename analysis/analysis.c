@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "analysis/layers.h"
-#include "collectors/sources/archive.h"
 #include "collectors/collect.h"
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/logscan.h"
 #include "collectors/sources/source.h"
 #include "engine/kb.h"
+#include "engine/rule_load.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
@@ -200,30 +200,6 @@ static int add_answers(struct analysis *a, const struct analysis_opts *o,
 	return 0;
 }
 
-/* The bundle a path names: a directory or a tar archive.  NULL (with *err
- * 0) for a loose file; NULL with *err set after reporting a bundle that
- * cannot be read. */
-static struct source *open_bundle(const char *path, bool kind_given,
-				  const struct source_opts *so, struct diag *d,
-				  int *err)
-{
-	struct source *s = NULL;
-	bool notar = false;
-
-	*err = 0;
-	if (kind_given)
-		return NULL;
-	if (is_dir(path))
-		s = source_dir_new(path, false, so, d);
-	else if (archive_looks_like(path))
-		s = source_archive_new(path, &notar, so, d);
-	else
-		return NULL;
-	if (!s && !notar)
-		*err = -EINVAL;
-	return s;
-}
-
 /* Collects from --root, the live host, or the analyze paths. */
 static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		       struct diag *d)
@@ -235,11 +211,11 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 	int err = 0;
 
 	if (o->progress_fn)
-		run = collect_run_new(a->fb, d, o->progress_fn,
+		run = collect_run_new(a->fb, a->scan, d, o->progress_fn,
 				      o->progress_arg);
 	else
-		run = collect_run_new(a->fb, d, o->progress ? progress : NULL,
-				      NULL);
+		run = collect_run_new(a->fb, a->scan, d,
+				      o->progress ? progress : NULL, NULL);
 	if (o->perftest)
 		collect_run_allow(run, COLLECT_PERFTEST);
 	if (o->live || o->root) {
@@ -264,7 +240,7 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		struct source *s;
 
 		sb_printf(&where, "%s%s", where.len ? " " : "", o->paths[i]);
-		s = open_bundle(o->paths[i], file != NULL, &so, d, &err);
+		s = file ? NULL : source_open(o->paths[i], &so, d, &err);
 		if (err)
 			break;
 		if (!s) {
@@ -386,22 +362,39 @@ void analysis_refresh(struct analysis *a)
 	layers_judge(a);
 }
 
+int analysis_kb_load(struct diag *d, struct fact_base **fb,
+		     struct logscan **scan)
+{
+	char *kbdir = xasprintf("%s/kb", analysis_datadir());
+	size_t errors = diag_errors(d);
+	int rc;
+
+	*fb = fact_base_new();
+	*scan = NULL;
+	rc = kb_load_dir(*fb, kbdir, "kb", d);
+	free(kbdir);
+	if (rc >= 0)
+		*scan = logscan_new(*fb, d);
+	if (rc < 0 || diag_errors(d) > errors) {
+		logscan_free(*scan);
+		fact_base_free(*fb);
+		*fb = NULL;
+		*scan = NULL;
+		return EXIT_RULES;
+	}
+	return 0;
+}
+
 int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		       struct analysis_base *b)
 {
-	char *kbdir;
-	int rc;
-
 	b->fb = NULL;
+	b->scan = NULL;
 	b->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs,
 				    !o->no_site_rules, d);
 	if (!b->rs)
 		return EXIT_RULES;
-	b->fb = fact_base_new();
-	kbdir = xasprintf("%s/kb", analysis_datadir());
-	rc = kb_load_dir(b->fb, kbdir, "kb", d);
-	free(kbdir);
-	if (rc < 0) {
+	if (analysis_kb_load(d, &b->fb, &b->scan)) {
 		analysis_base_release(b);
 		return EXIT_RULES;
 	}
@@ -410,12 +403,12 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 
 void analysis_base_release(struct analysis_base *b)
 {
-	if (b->fb)
-		logscan_release();
+	logscan_free(b->scan);
 	fact_base_free(b->fb);
 	rule_set_free(b->rs);
 	b->fb = NULL;
 	b->rs = NULL;
+	b->scan = NULL;
 }
 
 int analysis_run(const struct analysis_opts *o, struct diag *d,
@@ -431,12 +424,14 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 		base = *o->base;
 		o->base->rs = NULL;
 		o->base->fb = NULL;
+		o->base->scan = NULL;
 	} else if (analysis_base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
 	}
 	a->rs = base.rs;
 	a->fb = base.fb;
+	a->scan = base.scan;
 	if (collect_all(a, o, d) || add_answers(a, o, d) ||
 	    (o->seed && o->seed(a->fb, o->seed_arg, d))) {
 		analysis_free(a);
@@ -460,9 +455,9 @@ void analysis_free(struct analysis *a)
 {
 	if (!a)
 		return;
-	logscan_release();
 	free_derived(a);
 	engine_free(a->engine);
+	logscan_free(a->scan);
 	fact_base_free(a->fb);
 	rule_set_free(a->rs);
 	free(a->source_path);

@@ -16,6 +16,7 @@
 
 struct snapshot;
 struct analysis_base;
+struct logscan;
 
 /* Exit codes (README "Exit codes"). */
 enum exit_code {
@@ -85,6 +86,7 @@ struct skipped {
 struct analysis {
 	struct rule_set *rs;
 	struct fact_base *fb;
+	struct logscan *scan; /* the kb's kernel-log scanner */
 	struct engine *engine;
 	struct diagnosis_list *dl;
 	struct diag *d;
@@ -107,11 +109,20 @@ struct rule_set *analysis_load_rules(const char *const *dirs, size_t ndirs,
 				     bool site, struct diag *d);
 
 /* The rules (shipped, site overlays unless no_site_rules, the --rules
- * directories of o) and a fact base holding the knowledge base. */
+ * directories of o), a fact base holding the knowledge base, and the
+ * kernel-log scanner built from the kb's signatures. */
 struct analysis_base {
 	struct rule_set *rs;
 	struct fact_base *fb;
+	struct logscan *scan;
 };
+
+/* Loads the knowledge base (kb/ of the data directory) into a new fact
+ * base and builds its log scanner, reporting each mistake (a signature
+ * pattern that does not compile among them) to d at file:line:col.
+ * Returns 0 with *fb and *scan owned by the caller, or EXIT_RULES. */
+int analysis_kb_load(struct diag *d, struct fact_base **fb,
+		     struct logscan **scan);
 
 /* Loads o's rules and the knowledge base into b.  Returns 0, or
  * EXIT_RULES after reporting to d (b is then empty). */

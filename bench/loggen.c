@@ -385,6 +385,8 @@ static void build_hits(const struct sig *s)
 
 /* ---- the pools ---- */
 
+static struct logscan *scanner; /* the kb's, as rdmadoctor builds it */
+
 /* The message of a log line as rdmadoctor's kernel-log parser reads it
  * (its time, host and program cut off), or NULL when the parser keeps no
  * log fact for it.  Adds the parser's facts to fb; the result is owned. */
@@ -397,6 +399,7 @@ static char *message_of(struct fact_base *fb, const char *line)
 
 	fact_base_of_kind(fb, log, &before);
 	emit_init(&e, fb, "kb example");
+	e.scan = scanner;
 	format_find("dmesg")->parse(&e, line, strlen(line), NULL);
 	ids = fact_base_of_kind(fb, log, &after);
 	if (after <= before)
@@ -469,6 +472,7 @@ static void load_samples(struct fact_base *fb, const char *dir)
 			sb_add(&text, buf, k);
 		fclose(f);
 		emit_init(&e, fb, path.buf);
+		e.scan = scanner;
 		format_find("dmesg")->parse(&e, text.buf, text.len, NULL);
 		sb_release(&path);
 		sb_release(&text);
@@ -807,13 +811,14 @@ int main(int argc, char **argv)
 		diag_print(d, stderr, "loggen");
 		return 2;
 	}
+	scanner = logscan_new(fb, d);
 	load_signatures(fb);
 	load_samples(fb, argv[5]);
 	build_pools(bytes / 100, argc - 7, argv + 7);
-	write_log(argv[6], bytes, head, logscan_get(fb, NULL), &log, &hd);
+	write_log(argv[6], bytes, head, scanner, &log, &hd);
 	write_patterns(argv[6]);
 	write_expected(argv[6], &log, &hd);
-	logscan_release();
+	logscan_free(scanner);
 	diag_free(d);
 	fact_base_free(fb);
 	return 0;

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "collectors/sources/archive.h"
 #include "collectors/sources/source.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
@@ -58,20 +57,18 @@ static int by_name(const void *a, const void *b)
 /* One entry of a directory of bundles. */
 static void add_entry(struct batch_inputs *in, const char *path)
 {
-	struct stat st;
+	int what = source_path_what(path);
 
-	if (stat(path, &st))
-		add_errno(in, path, errno);
-	else if (S_ISDIR(st.st_mode))
+	if (what < 0)
+		add_errno(in, path, -what);
+	else if (what == SOURCE_PATH_OTHER_DIR)
 		add(in, path,
-		    source_dir_is_bundle(path) ?
-			    NULL :
-			    "not a bundle: a directory without a sosreport, snapshot, sysinfo-snapshot or sys/ and proc/ layout");
-	else if (S_ISREG(st.st_mode) && archive_looks_like(path))
-		add(in, path, NULL);
-	else
+		    "not a bundle: a directory without a sosreport, snapshot, sysinfo-snapshot or sys/ and proc/ layout");
+	else if (what == SOURCE_PATH_FILE || what == SOURCE_PATH_SPECIAL)
 		add(in, path,
 		    "not a bundle: neither a bundle directory nor a tar archive");
+	else
+		add(in, path, NULL);
 }
 
 static void add_dir_of_bundles(struct batch_inputs *in, const char *dir)
@@ -109,13 +106,7 @@ static void add_dir_of_bundles(struct batch_inputs *in, const char *dir)
 /* A path named on the command line or in a list. */
 static void add_path(struct batch_inputs *in, const char *path)
 {
-	struct stat st;
-
-	if (stat(path, &st))
-		add_errno(in, path, errno);
-	else if (S_ISDIR(st.st_mode) && source_dir_is_bundle(path))
-		add(in, path, NULL);
-	else if (S_ISDIR(st.st_mode))
+	if (source_path_what(path) == SOURCE_PATH_OTHER_DIR)
 		add_dir_of_bundles(in, path);
 	else
 		add_entry(in, path);
@@ -208,14 +199,13 @@ static void add_list(struct batch_inputs *in, const char *name, FILE *f)
 
 void batch_inputs_add(struct batch_inputs *in, const char *arg, FILE *in_list)
 {
-	struct stat st;
 	FILE *f;
 
 	if (!strcmp(arg, "-")) {
 		add_list(in, "standard input", in_list);
 		return;
 	}
-	if (stat(arg, &st) || !S_ISREG(st.st_mode) || archive_looks_like(arg)) {
+	if (source_path_what(arg) != SOURCE_PATH_FILE) {
 		add_path(in, arg);
 		return;
 	}

@@ -20,7 +20,6 @@
 #include "cli/report.h"
 #include "cli/savefile.h"
 #include "cli/term.h"
-#include "collectors/parsers/logscan.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
@@ -419,7 +418,6 @@ static int merge(struct batch *b, struct diag *d)
 	diag_print(d, stderr, "rdmadoctor");
 	if (diag_errors(d))
 		return EXIT_USAGE;
-	term_init(stdout, b->o->no_color);
 	return finish(b, 0);
 }
 
@@ -440,15 +438,12 @@ static int run(struct batch *b, struct diag *d)
 	for (size_t i = 0; i < b->in.n; i++)
 		if (!b->in.v[i].problem)
 			b->bundle[b->nbundles++] = i;
+	/* Rules, kb and its log scanner are loaded once here; every worker
+	 * forked from this process gets its own copy. */
 	rc = analysis_base_load(&b->ao, d, &b->base);
-	/* The log-scan automaton depends on the kb alone: built once here,
-	 * every worker forked from this process shares it. */
-	if (!rc)
-		logscan_get(b->base.fb, d);
 	diag_print(d, stderr, "rdmadoctor");
 	if (rc)
 		return rc;
-	term_init(stdout, b->o->no_color);
 	po.jobs = b->o->jobs ? b->o->jobs : pool_cpus();
 	po.timeout_ms = b->timeout_ms;
 	po.work = work;
@@ -472,14 +467,11 @@ int cmd_batch(struct options *o)
 	if (!o->nargs)
 		rc = usage_error(
 			"batch needs at least one path (bundles, a directory of bundles, a list, or '-')");
-	else if (o->root || o->save || o->nhc)
-		rc = usage_error(
-			"batch reads bundles; --root, --save and --nhc belong to check and analyze");
-	else if (!answers_from_options(&as, o, d)) {
-		b.ao.rule_dirs = o->rules;
-		b.ao.nrule_dirs = o->nrules;
-		b.ao.timeout_ms = o->timeout_ms;
-		answers_to_opts(&as, &b.ao);
+	else if (!options_analysis(o, &b.ao, &as, d)) {
+		/* each worker sets its one bundle, and shows no progress */
+		b.ao.paths = NULL;
+		b.ao.npaths = 0;
+		b.ao.progress = false;
 		b.timeout_ms = o->timeout_set ? o->timeout_ms :
 						BUNDLE_TIMEOUT_S * 1000;
 		b.bar = !o->quiet && isatty(fileno(stderr)) &&

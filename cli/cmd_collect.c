@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "cli/answers.h"
 #include "cli/commands.h"
 #include "cli/report.h"
 #include "collectors/sources/snapshot.h"
@@ -46,7 +47,8 @@ static void print_collectors(FILE *out, const struct fact_base *fb)
 
 int cmd_collect(struct options *o)
 {
-	struct analysis_opts ao = { 0 };
+	struct analysis_opts ao;
+	struct answers as = { 0 };
 	struct snapshot *snap;
 	struct diag *d;
 	struct analysis *a = NULL;
@@ -60,17 +62,11 @@ int cmd_collect(struct options *o)
 	}
 	d = diag_new();
 	snap = snapshot_new();
-	ao.root = o->root;
-	ao.live = !o->root;
-	ao.timeout_ms = o->timeout_ms;
-	ao.perftest = o->perftest;
-	ao.rule_dirs = o->rules;
-	ao.nrule_dirs = o->nrules;
-	ao.progress =
-		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
+	rc = options_analysis(o, &ao, &as, d) ? EXIT_USAGE : 0;
 	ao.no_engine = true;
 	ao.record = snap;
-	rc = analysis_run(&ao, d, &a);
+	if (!rc)
+		rc = analysis_run(&ao, d, &a);
 	if (!a) {
 		diag_print(d, stderr, "rdmadoctor");
 		goto out;
@@ -97,6 +93,7 @@ int cmd_collect(struct options *o)
 	free(path);
 	analysis_free(a);
 out:
+	answers_release(&as);
 	snapshot_free(snap);
 	diag_free(d);
 	return rc;

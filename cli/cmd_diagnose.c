@@ -12,17 +12,6 @@
 #include "cli/savefile.h"
 #include "cli/term.h"
 
-static void fill(struct analysis_opts *ao, const struct options *o)
-{
-	memset(ao, 0, sizeof(*ao));
-	ao->rule_dirs = o->rules;
-	ao->nrule_dirs = o->nrules;
-	ao->timeout_ms = o->timeout_ms;
-	ao->perftest = o->perftest;
-	ao->progress =
-		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
-}
-
 /* --html: the report as one page, written atomically. */
 static int write_html(const struct analysis *a, const struct report_opts *ro,
 		      const char *path, struct diag *d)
@@ -74,7 +63,6 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		report_print_json(stdout, j);
 		json_free(j);
 	} else {
-		term_init(stdout, o->no_color);
 		report_text(stdout, a, &ro);
 	}
 	if (!rc)
@@ -83,19 +71,20 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	return rc;
 }
 
-static int run(const struct options *o, struct analysis_opts *ao,
-	       const char *command)
+int diagnose(const struct options *o)
 {
+	struct analysis_opts ao;
 	struct diag *d = diag_new();
 	struct analysis *a = NULL;
 	struct answers as = { 0 };
 	int rc = EXIT_USAGE;
 
-	if (!answers_from_options(&as, o, d)) {
-		answers_to_opts(&as, ao);
-		rc = analysis_run(ao, d, &a);
+	if (!options_analysis(o, &ao, &as, d)) {
+		if (o->nhc)
+			ao.progress = false;
+		rc = analysis_run(&ao, d, &a);
 	}
-	rc = finish(o, d, a, rc, command);
+	rc = finish(o, d, a, rc, o->nargs ? "analyze" : "check");
 	answers_release(&as);
 	diag_free(d);
 	return rc;
@@ -103,8 +92,6 @@ static int run(const struct options *o, struct analysis_opts *ao,
 
 int cmd_check(struct options *o)
 {
-	struct analysis_opts ao;
-
 	if (o->nargs) {
 		fprintf(stderr,
 			"rdmadoctor: error: check takes no paths (did you mean 'analyze %s'?)\n",
@@ -116,32 +103,17 @@ int cmd_check(struct options *o)
 			"rdmadoctor: error: --nhc prints NHC's one-line format; it does not go with --json\n");
 		return EXIT_USAGE;
 	}
-	fill(&ao, o);
-	ao.root = o->root;
-	ao.live = !o->root;
-	if (o->nhc)
-		ao.progress = false;
-	return run(o, &ao, "check");
+	return diagnose(o);
 }
 
 int cmd_analyze(struct options *o)
 {
-	struct analysis_opts ao;
-
 	if (!o->nargs) {
 		fprintf(stderr,
 			"rdmadoctor: error: analyze needs at least one path (a sosreport, snapshot or command output)\n");
 		return EXIT_USAGE;
 	}
-	if (o->nhc) {
-		fprintf(stderr,
-			"rdmadoctor: error: --nhc is for 'check' on the host itself\n");
-		return EXIT_USAGE;
-	}
-	fill(&ao, o);
-	ao.paths = (const char **)o->args;
-	ao.npaths = o->nargs;
-	return run(o, &ao, "analyze");
+	return diagnose(o);
 }
 
 int cmd_facts(struct options *o)
@@ -152,14 +124,8 @@ int cmd_facts(struct options *o)
 	struct answers as = { 0 };
 	int rc = EXIT_USAGE;
 
-	fill(&ao, o);
-	ao.root = o->root;
-	ao.live = !o->root && !o->nargs;
-	ao.paths = (const char **)o->args;
-	ao.npaths = o->nargs;
-	ao.no_engine = true;
-	if (!answers_from_options(&as, o, d)) {
-		answers_to_opts(&as, &ao);
+	if (!options_analysis(o, &ao, &as, d)) {
+		ao.no_engine = true;
 		rc = analysis_run(&ao, d, &a);
 	}
 	answers_release(&as);

@@ -1,4 +1,5 @@
-/* For rule authors: rules list, rules lint, and explain RULE-ID. */
+/* For rule authors: rules list, lint, test and reference, and explain
+ * RULE-ID. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +8,22 @@
 #include "cli/commands.h"
 #include "cli/rules_test.h"
 #include "cli/term.h"
+#include "collectors/parsers/logscan.h"
 #include "engine/json.h"
 #include "engine/regex.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
+
+static void print_json(struct json *j)
+{
+	char *s = json_dump(j, true);
+
+	puts(s);
+	free(s);
+	json_free(j);
+}
 
 static int list(const struct options *o, struct rule_set *rs)
 {
@@ -44,14 +55,11 @@ static int list(const struct options *o, struct rule_set *rs)
 	}
 	if (arr) {
 		struct json *doc = json_new_object();
-		char *s;
 
-		json_set(doc, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+		json_set(doc, "schema_version",
+			 json_new_int(RD_SCHEMA_VERSION));
 		json_set(doc, "rules", arr);
-		s = json_dump(doc, true);
-		puts(s);
-		free(s);
-		json_free(doc);
+		print_json(doc);
 		return EXIT_HEALTHY;
 	}
 	if (o->origin)
@@ -64,24 +72,71 @@ static int list(const struct options *o, struct rule_set *rs)
 	return EXIT_HEALTHY;
 }
 
-static int lint(const struct options *o)
+static const char *const diag_levels[] = { "error", "warning", "note" };
+
+/* lint --json: the counts and each problem where it is. */
+static void lint_json(const struct rule_set *rs, const struct diag *d)
+{
+	struct json *j = json_new_object(), *arr = json_new_array();
+
+	json_set(j, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+	json_set(j, "ok", json_new_bool(rs != NULL));
+	json_set(j, "rules",
+		 json_new_int(rs ? (int64_t)rule_set_count(rs) : 0));
+	json_set(j, "questions",
+		 json_new_int(rs ? (int64_t)rule_set_question_count(rs) : 0));
+	json_set(j, "errors", json_new_int((int64_t)diag_errors(d)));
+	json_set(j, "warnings",
+		 json_new_int((int64_t)(diag_count(d) - diag_errors(d))));
+	for (size_t i = 0; i < diag_count(d); i++) {
+		const struct diag_entry *e = diag_get(d, i);
+		struct json *p = json_new_object();
+
+		json_set(p, "level", json_new_string(diag_levels[e->level]));
+		json_set(p, "file",
+			 e->file ? json_new_string(e->file) : json_new_null());
+		json_set(p, "line", json_new_int(e->line));
+		json_set(p, "col", json_new_int(e->col));
+		json_set(p, "message", json_new_string(e->message));
+		json_push(arr, p);
+	}
+	json_set(j, "problems", arr);
+	print_json(j);
+}
+
+int cmd_rules_lint(struct options *o)
 {
 	struct diag *d = diag_new();
 	struct rule_set *rs = analysis_load_rules(
 		(const char *const *)(o->nargs ? o->args : (char **)o->rules),
 		o->nargs ? o->nargs : o->nrules, true, d);
-	size_t warnings = diag_count(d) - diag_errors(d);
-	int rc = rs ? EXIT_HEALTHY : EXIT_RULES;
+	struct fact_base *kb;
+	struct logscan *scan;
+	size_t warnings;
+	int rc;
 
-	diag_print(d, stderr, "rdmadoctor");
-	if (rs)
-		printf("%zu rules, %zu questions: %s\n", rule_set_count(rs),
-		       rule_set_question_count(rs),
-		       warnings ? "no errors, see the warnings above" :
-				  "no problems found");
-	else
-		printf("%zu error%s\n", diag_errors(d),
-		       diag_errors(d) == 1 ? "" : "s");
+	/* The kb too: rules lean on it, and analyze would refuse it. */
+	if (analysis_kb_load(d, &kb, &scan)) {
+		rule_set_free(rs);
+		rs = NULL;
+	}
+	logscan_free(scan);
+	fact_base_free(kb);
+	warnings = diag_count(d) - diag_errors(d);
+	rc = rs ? EXIT_HEALTHY : EXIT_RULES;
+	if (o->json) {
+		lint_json(rs, d);
+	} else {
+		diag_print(d, stderr, "rdmadoctor");
+		if (rs)
+			printf("%zu rules, %zu questions: %s\n",
+			       rule_set_count(rs), rule_set_question_count(rs),
+			       warnings ? "no errors, see the warnings above" :
+					  "no problems found");
+		else
+			printf("%zu error%s\n", diag_errors(d),
+			       diag_errors(d) == 1 ? "" : "s");
+	}
 	rule_set_free(rs);
 	diag_free(d);
 	return rc;
@@ -100,7 +155,7 @@ static const char *type_name(const struct vocab_field *f)
 
 /* The reference part of rules/README.md, generated from the tables the
  * code uses, so that the two cannot drift apart (a test compares them). */
-static int reference(void)
+int cmd_rules_reference(struct options *o)
 {
 	static const struct {
 		const char *name, *operand, *doc;
@@ -109,21 +164,22 @@ static int reference(void)
 		RULE_OPS(X)
 #undef X
 	};
-	static const struct {
-		const char *name, *doc;
-	} layers[] = {
-#define X(id, name, doc) { name, doc },
-		RULE_LAYERS(X)
-#undef X
-	};
+
+	if (o->nargs) {
+		fprintf(stderr,
+			"rdmadoctor: error: rules reference takes no arguments, not '%s'\n",
+			o->args[0]);
+		return EXIT_USAGE;
+	}
 
 	printf("### Operators\n\n| operator | operand | meaning |\n|---|---|---|\n");
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
 		printf("| `%s` | %s | %s |\n", ops[i].name, ops[i].operand,
 		       ops[i].doc);
 	printf("\n### Layers\n\n| layer | what lives there |\n|---|---|\n");
-	for (size_t i = 0; i < ARRAY_SIZE(layers); i++)
-		printf("| `%s` | %s |\n", layers[i].name, layers[i].doc);
+	for (int l = 0; l < LAYER_COUNT; l++)
+		printf("| `%s` | %s |\n", layer_to_str((enum layer)l),
+		       layer_doc((enum layer)l));
 	printf("\n### Severities\n\n");
 	for (int i = SEVERITY_COUNT - 1; i >= 0; i--)
 		printf("- `%s` (weight %.1f)\n",
@@ -143,41 +199,31 @@ static int reference(void)
 	return EXIT_HEALTHY;
 }
 
-int cmd_rules(struct options *o)
+int cmd_rules_list(struct options *o)
 {
-	struct diag *d;
-	struct rule_set *rs;
+	struct diag *d = diag_new();
+	struct rule_set *rs = analysis_load_rules(o->rules, o->nrules, true, d);
 	int rc;
 
-	if (!o->nargs) {
-		fprintf(stderr,
-			"rdmadoctor: error: rules needs list, lint, test or reference\n");
-		return EXIT_USAGE;
-	}
-	if (!strcmp(o->args[0], "reference"))
-		return reference();
-	if (!strcmp(o->args[0], "test"))
-		return rules_test(o, o->args + 1, o->nargs - 1);
-	if (!strcmp(o->args[0], "lint")) {
-		o->args++;
-		o->nargs--;
-		return lint(o);
-	}
-	if (strcmp(o->args[0], "list")) {
-		fprintf(stderr,
-			"rdmadoctor: error: unknown rules command '%s'; use list, lint, test or reference\n",
-			o->args[0]);
-		return EXIT_USAGE;
-	}
-	d = diag_new();
-	rs = analysis_load_rules(o->rules, o->nrules, true, d);
 	diag_print(d, stderr, "rdmadoctor");
 	diag_free(d);
 	if (!rs)
 		return EXIT_RULES;
+	if (o->nargs) {
+		fprintf(stderr,
+			"rdmadoctor: error: rules list takes no arguments, not '%s'\n",
+			o->args[0]);
+		rule_set_free(rs);
+		return EXIT_USAGE;
+	}
 	rc = list(o, rs);
 	rule_set_free(rs);
 	return rc;
+}
+
+int cmd_rules_test(struct options *o)
+{
+	return rules_test(o, o->args, o->nargs);
 }
 
 /* ---- explain ---- */
@@ -254,6 +300,63 @@ static void explain_text(const struct rule *r)
 	sb_release(&sb);
 }
 
+static struct json *strings_json(char *const *v, size_t n)
+{
+	struct json *arr = json_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_push(arr, json_new_string(v[i]));
+	return arr;
+}
+
+/* explain --json: the same parts as the text, by name. */
+static void explain_json(const struct rule *r)
+{
+	struct json *j = json_new_object(), *arr = json_new_array();
+	struct strbuf sb = STRBUF_INIT;
+
+	json_set(j, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+	json_set(j, "id", json_new_string(r->id));
+	json_set(j, "title", json_new_string(r->title));
+	json_set(j, "layer", json_new_string(layer_to_str(r->layer)));
+	json_set(j, "severity", json_new_string(severity_to_str(r->severity)));
+	json_set(j, "confidence", json_new_double(r->confidence));
+	json_set(j, "salience", json_new_int(r->salience));
+	json_set(j, "file", json_new_string(r->file));
+	json_set(j, "line", json_new_int(r->line));
+	json_set(j, "description",
+		 r->description ? json_new_string(r->description) :
+				  json_new_null());
+	for (size_t i = 0; i < r->npatterns; i++) {
+		sb_reset(&sb);
+		condition_text(&sb, r, &r->patterns[i]);
+		json_push(arr, json_new_string(sb_str(&sb)));
+	}
+	json_set(j, "conditions", arr);
+	if (r->diagnoses) {
+		struct json *dg = json_new_object(), *rem = json_new_array();
+
+		json_set(dg, "id", json_new_string(r->diag_id));
+		json_set(dg, "message", json_new_string(r->message.source));
+		for (size_t i = 0; i < r->nremediation; i++)
+			json_push(rem,
+				  json_new_string(r->remediation[i].source));
+		json_set(dg, "remediation", rem);
+		json_set(j, "diagnosis", dg);
+	} else {
+		json_set(j, "diagnosis", json_new_null());
+	}
+	json_set(j, "explains", strings_json(r->explains, r->nexplains));
+	arr = json_new_array();
+	for (size_t i = 0; i < r->nasserts; i++)
+		json_push(arr, json_new_string(sym_str(r->asserts[i].kind)));
+	json_set(j, "asserts", arr);
+	json_set(j, "asks", strings_json(r->asks, r->nasks));
+	json_set(j, "sources", strings_json(r->sources, r->nsources));
+	sb_release(&sb);
+	print_json(j);
+}
+
 int cmd_explain(struct options *o)
 {
 	struct diag *d = diag_new();
@@ -277,6 +380,8 @@ int cmd_explain(struct options *o)
 			"rdmadoctor: error: no rule '%s' (rdmadoctor rules list shows them)\n",
 			o->args[0]);
 		rc = EXIT_USAGE;
+	} else if (o->json) {
+		explain_json(r);
 	} else {
 		explain_text(r);
 	}

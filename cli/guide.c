@@ -31,12 +31,6 @@
 /* Column where the status of a check line starts. */
 #define STATUS_COLUMN 66 /* @@ */
 
-static const char *const layer_docs[] = {
-#define X(id, name, doc) doc,
-	RULE_LAYERS(X)
-#undef X
-};
-
 /* Checks that lacked the same input. */
 struct no_data {
 	char *missing;
@@ -116,13 +110,6 @@ static const char *severity_word(enum severity sev)
 					     "CRITICAL" };
 
 	return words[sev];
-}
-
-static enum term_color severity_color(enum severity sev)
-{
-	return sev >= SEVERITY_ERROR   ? TERM_RED :
-	       sev == SEVERITY_WARNING ? TERM_YELLOW :
-					 TERM_NONE;
 }
 
 /* ---- questions ---- */
@@ -321,7 +308,7 @@ static void show_check(struct session *s, const struct rule *r)
 			continue;
 		if (!fired)
 			check_line(s, dg->rule->title,
-				   severity_color(dg->severity),
+				   term_severity_color(dg->severity),
 				   severity_word(dg->severity));
 		tty_printf(s->tty, "    %s\n", dg->message);
 		fired = true;
@@ -427,7 +414,7 @@ static void walk_layer(struct session *s, enum layer l)
 
 	tty_keep(s->tty, 4);
 	tty_printf(s->tty, "%s[%d/%d] %s%s:  %s\n", term_on(TERM_BOLD), l + 1,
-		   LAYER_COUNT, layer_to_str(l), term_off(), layer_docs[l]);
+		   LAYER_COUNT, layer_to_str(l), term_off(), layer_doc(l));
 	tty_printf(s->tty, "  Found: %s\n",
 		   found ? found : "nothing for this layer");
 	free(found);
@@ -517,7 +504,7 @@ static void summary(struct session *s)
 		const struct diagnosis *dg = a->dl->items[i];
 
 		sb_printf(&sb, "\n%2d  %s%s%s  %s%s%s  %s[%s]%s\n", dg->rank,
-			  term_on(severity_color(dg->severity)),
+			  term_on(term_severity_color(dg->severity)),
 			  severity_word(dg->severity), term_off(),
 			  term_on(TERM_BOLD), dg->rule->title, term_off(),
 			  term_on(TERM_DIM), layer_to_str(dg->layer),
@@ -757,7 +744,7 @@ static bool interactive(const struct options *o)
 
 int cmd_default(struct options *o)
 {
-	return interactive(o) ? cmd_guide(o) : cmd_check(o);
+	return interactive(o) ? cmd_guide(o) : diagnose(o);
 }
 
 int cmd_guide(struct options *o)
@@ -766,24 +753,23 @@ int cmd_guide(struct options *o)
 	int rc;
 
 	if (!interactive(o))
-		return o->nargs ? cmd_analyze(o) : cmd_check(o);
+		return diagnose(o);
+	if (o->html || o->nhc) {
+		fprintf(stderr,
+			"rdmadoctor: error: the guided session does not take %s; use check or analyze\n",
+			o->html ? "--html" : "--nhc");
+		return EXIT_USAGE;
+	}
 	s.o = o;
 	s.d = diag_new();
-	s.base.root = o->root;
-	s.base.live = !o->root && !o->nargs;
-	s.base.paths = (const char **)o->args;
-	s.base.npaths = o->nargs;
-	s.base.rule_dirs = o->rules;
-	s.base.nrule_dirs = o->nrules;
-	s.base.timeout_ms = o->timeout_ms;
-	s.base.perftest = o->perftest;
 	if (o->save)
 		s.save_path = xstrdup(o->save);
-	if (answers_from_options(&s.answers, o, s.d)) {
+	if (options_analysis(o, &s.base, &s.answers, s.d)) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	s.tty = tty_open(stdin, stdout, o->no_color);
+	s.base.progress = false; /* the tty's progress line instead */
+	s.tty = tty_open(stdin, stdout);
 	rc = session(&s);
 	tty_close(s.tty);
 out:

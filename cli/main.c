@@ -7,13 +7,57 @@
 #include "analysis/analysis.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/term.h"
 #include "collectors/parsers/formats.h"
+#include "engine/xalloc.h"
 
+/* A command: its name, what runs it (NULL when it has subcommands), its
+ * usage and help, the options it accepts beyond OPTS_GLOBAL, and its
+ * subcommands. */
 struct command_entry {
 	const char *name;
 	int (*run)(struct options *o);
 	const char *usage;
 	const char *help;
+	option_set accepts;
+	const struct command_entry *sub;
+	size_t nsub;
+};
+
+/* Options of every command that runs an analysis. */
+#define OPTS_ANALYSIS \
+	(OPT(RULES) | OPT(ANSWER) | OPT(ANSWERS) | OPT(TIMEOUT) | OPT(JSON))
+#define OPTS_GUIDE                                                            \
+	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
+	 OPT(PERFTEST))
+#define OPTS_CHECK (OPTS_GUIDE | OPT(NHC) | OPT(HTML))
+#define OPTS_ANALYZE \
+	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML))
+
+static const struct command_entry rules_commands[] = {
+	{ "list", cmd_rules_list, "rules list [--origin]",
+	  "Show the effective rule set: id, layer, severity and title of each\n"
+	  "  rule; --origin adds the file each rule comes from, and the overlays\n"
+	  "  that disabled rules.\n"
+	  "  Example: rdmadoctor rules list --origin",
+	  OPT(JSON) | OPT(PRETTY) | OPT(ORIGIN) | OPT(RULES), NULL, 0 },
+	{ "lint", cmd_rules_lint, "rules lint [PATH...]",
+	  "Check the shipped rules and knowledge base plus the given rule files\n"
+	  "  or directories, and report each problem as file:line:col with the\n"
+	  "  offending line (exit 3 on an error).\n"
+	  "  Example: rdmadoctor rules lint /etc/rdmadoctor/rules.d",
+	  OPT(JSON) | OPT(PRETTY) | OPT(RULES), NULL, 0 },
+	{ "test", cmd_rules_test, "rules test [PATH...]",
+	  "Run the rule tests (NAME.test.yaml beside the rules; none given: the\n"
+	  "  shipped ones), one line per case, then 'N passed, N failed' (exit 1\n"
+	  "  on a failure); a directory's tests must also see each of its rules\n"
+	  "  fire.  rules/README.md is the guide, with a tutorial.\n"
+	  "  Example: rdmadoctor rules test /etc/rdmadoctor/rules.d",
+	  OPT(RULES) | OPT(TIMEOUT), NULL, 0 },
+	{ "reference", cmd_rules_reference, "rules reference",
+	  "Print the operators, layers, severities and fact vocabulary rules can\n"
+	  "  use, as the Markdown of rules/README.md's reference part.",
+	  0, NULL, 0 },
 };
 
 static const struct command_entry commands[] = {
@@ -31,7 +75,8 @@ static const struct command_entry commands[] = {
 	  "  as 'analyze' when paths are given.  'rdmadoctor' alone on a terminal\n"
 	  "  starts it.\n"
 	  "  Example: rdmadoctor guide\n"
-	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root" },
+	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root",
+	  OPTS_GUIDE, NULL, 0 },
 	{ "check", cmd_check,
 	  "check [--root DIR] [--timeout SEC] [--perftest] [--nhc] [--html FILE]",
 	  "Diagnose this host, or the directory snapshot given with --root.\n"
@@ -48,7 +93,8 @@ static const struct command_entry commands[] = {
 	  "  contrib/nhc/).\n"
 	  "  Example: rdmadoctor check\n"
 	  "           rdmadoctor check --root tests/fixtures/healthy-cx5/root --json\n"
-	  "           rdmadoctor check --nhc --timeout 5" },
+	  "           rdmadoctor check --nhc --timeout 5",
+	  OPTS_CHECK, NULL, 0 },
 	{ "analyze", cmd_analyze,
 	  "analyze PATH... [--html FILE] (a path may be KIND=FILE)",
 	  "Diagnose one host from its evidence, offline: a sosreport (a directory, or\n"
@@ -59,7 +105,8 @@ static const struct command_entry commands[] = {
 	  "  --html FILE also writes the report as a self-contained page.\n"
 	  "  Example: rdmadoctor analyze sosreport-node07.tar.xz ib_write_bw.txt\n"
 	  "           rdmadoctor analyze ibstat=paste.txt\n"
-	  "           rdmadoctor analyze --html node07.html sosreport-node07.tar.xz" },
+	  "           rdmadoctor analyze --html node07.html sosreport-node07.tar.xz",
+	  OPTS_ANALYZE, NULL, 0 },
 	{ "batch", cmd_batch,
 	  "batch PATH... [--jobs N] [--json] [--html FILE] [--timeout SEC]\n"
 	  "  batch --merge FILE...",
@@ -82,7 +129,9 @@ static const struct command_entry commands[] = {
 	  "  Example: rdmadoctor batch /cases/4711/sosreports/\n"
 	  "           find /cases -name 'sosreport-*.tar.xz' | rdmadoctor batch --json - > fleet.jsonl\n"
 	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list\n"
-	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl" },
+	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl",
+	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(JOBS) | OPT(MERGE),
+	  NULL, 0 },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest]",
 	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"
@@ -92,27 +141,24 @@ static const struct command_entry commands[] = {
 	  "  command runs with the timeout.  FILE defaults to\n"
 	  "  rdmadoctor-<host>-<UTC time>.tar.gz in the current directory.\n"
 	  "  Example: rdmadoctor collect -o /tmp/node07.tar.gz\n"
-	  "           rdmadoctor analyze /tmp/node07.tar.gz" },
+	  "           rdmadoctor analyze /tmp/node07.tar.gz",
+	  OPT(JSON) | OPT(PRETTY) | OPT(OUTPUT) | OPT(ROOT) | OPT(TIMEOUT) |
+		  OPT(PERFTEST) | OPT(RULES),
+	  NULL, 0 },
 	{ "facts", cmd_facts, "facts [--root DIR] [PATH...]",
 	  "Print the fact base the rules would see: collected facts with the file and\n"
 	  "  line they came from, and the knowledge base.  No path means this host.\n"
-	  "  Example: rdmadoctor facts --json sosreport-node07/" },
-	{ "rules", cmd_rules,
-	  "rules list [--origin] | lint [PATH...] | test [PATH...] | reference",
-	  "For rule authors.  'list' shows the effective rule set (--origin: the file\n"
-	  "  each rule comes from, and overlays that disabled rules); 'lint' checks the\n"
-	  "  shipped rules plus the given files or directories and reports each problem\n"
-	  "  as file:line:col with the offending line; 'test' runs the rule tests\n"
-	  "  (NAME.test.yaml beside the rules; none given: the shipped ones), one line\n"
-	  "  per case, then 'N passed, N failed' (exit 1 on a failure); a directory's\n"
-	  "  tests must also see each of its rules fire; 'reference' prints the\n"
-	  "  operators and the fact vocabulary rules can use.  rules/README.md is the\n"
-	  "  guide, with a tutorial.\n"
-	  "  Example: rdmadoctor rules lint /etc/rdmadoctor/rules.d\n"
-	  "           rdmadoctor rules test /etc/rdmadoctor/rules.d" },
+	  "  Example: rdmadoctor facts --json sosreport-node07/",
+	  OPTS_ANALYSIS | OPT(PRETTY) | OPT(ROOT) | OPT(PERFTEST), NULL, 0 },
+	{ "rules", NULL, "rules list|lint|test|reference ...",
+	  "For rule authors: 'rules list', 'rules lint', 'rules test' and 'rules\n"
+	  "  reference' (rdmadoctor rules COMMAND --help says more of each).\n"
+	  "  rules/README.md is the guide, with a tutorial.",
+	  0, rules_commands, ARRAY_SIZE(rules_commands) },
 	{ "explain", cmd_explain, "explain RULE-ID",
 	  "Say what a rule looks at, why it matters, its remediation and its sources.\n"
-	  "  Example: rdmadoctor explain fw-below-driver-minimum" },
+	  "  Example: rdmadoctor explain fw-below-driver-minimum",
+	  OPT(JSON) | OPT(PRETTY) | OPT(RULES), NULL, 0 },
 };
 
 static void usage(FILE *out)
@@ -125,24 +171,35 @@ static void usage(FILE *out)
 		"the likely root causes with their evidence and remediation.\n"
 		"\n"
 		"Commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %s\n", commands[i].usage);
 	fprintf(out,
 		"\n"
-		"Options (all commands):\n"
-		"  -j, --json        print JSON instead of text\n"
+		"Options (before or after the command; a command refuses the ones\n"
+		"it does not take, and 'rdmadoctor COMMAND --help' lists its own):\n"
+		"  -j, --json        print JSON instead of text (every command but\n"
+		"                    rules test and rules reference)\n"
+		"  -p, --pretty      indented JSON (implies --json; not batch, whose\n"
+		"                    JSON is one object per line)\n"
 		"  -e, --explain     show the chain of reasoning under each diagnosis,\n"
 		"                    and the rules that lacked evidence\n"
 		"      --rules DIR   add a rule overlay (repeatable; a file works too)\n"
 		"      --answer Q=V  answer a question a rule asks (repeatable)\n"
 		"      --answers FILE  answers from a YAML or JSON file\n"
 		"      --save FILE   also write the evidence and answers as a fact file\n"
-		"      --no-color    no colour (also when NO_COLOR is set or not a TTY)\n"
+		"      --color=WHEN  colour: auto (the default: on a terminal unless\n"
+		"                    NO_COLOR is set), always or never\n"
+		"      --no-color    the same as --color=never\n"
 		"  -q, --quiet       no progress lines on stderr\n"
 		"  -o, --output FILE where collect writes its snapshot\n"
 		"      --html FILE   also write the report as one HTML page (check,\n"
 		"                    analyze, batch)\n"
 		"      --jobs N      batch: bundles analysed at once (default: processors)\n"
+		"      --merge       batch: join the fleet summaries of earlier runs\n"
+		"      --timeout SEC a tool's time limit (check, collect); a bundle's\n"
+		"                    (batch)\n"
+		"      --root DIR    check, collect, facts: a directory snapshot\n"
+		"      --origin      rules list: the file each rule comes from\n"
 		"      --nhc         check: NHC's one-line failure format, for health checks\n"
 		"      --perftest    check, collect: also run a loopback ib_write_bw\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"
@@ -171,58 +228,158 @@ static void print_kinds(FILE *out)
 			format_at(i)->what);
 }
 
-static const struct command_entry *find(const char *name)
+static const struct command_entry *find(const struct command_entry *t, size_t n,
+					const char *name)
 {
-	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return &t[i];
 	return NULL;
+}
+
+/* "list, lint, test or reference" */
+static void list_names(FILE *out, const struct command_entry *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "",
+			t[i].name);
+}
+
+/* "  Options: --json --rules ..." from what the command accepts. */
+static void accepted(FILE *out, option_set accepts)
+{
+	if (!accepts)
+		return;
+	fputs("  Options:", out);
+	for (int i = 0; i < OPTION_COUNT; i++)
+		if (accepts & (1ul << i))
+			fprintf(out, " %s", options_name((enum option_id)i));
+	fputs(" (and those of every command: see rdmadoctor --help)\n", out);
+}
+
+static void command_help(const struct command_entry *cmd)
+{
+	printf("usage: rdmadoctor %s\n\n%s\n", cmd->usage, cmd->help);
+	accepted(stdout, cmd->accepts);
+	for (size_t i = 0; i < cmd->nsub; i++) {
+		printf("\n  %s\n  %s\n", cmd->sub[i].usage, cmd->sub[i].help);
+		accepted(stdout, cmd->sub[i].accepts);
+	}
+	if (cmd->run == cmd_analyze)
+		print_kinds(stdout);
+}
+
+/* The default (no command): the guide on a terminal, else check. */
+static const struct command_entry no_command = {
+	"rdmadoctor", cmd_default, "", "", OPTS_CHECK, NULL, 0
+};
+
+/* Walks o->args down the command tables; *path gets the words that
+ * named the command ("rules lint").  Returns the command, or NULL after
+ * a usage error. */
+static const struct command_entry *resolve(struct options *o, char *path,
+					   size_t size)
+{
+	const struct command_entry *cmd = &no_command, *t = commands;
+	size_t n = ARRAY_SIZE(commands);
+
+	path[0] = '\0';
+	while (t) {
+		const struct command_entry *next;
+
+		if (!o->nargs) {
+			if (cmd == &no_command)
+				return cmd;
+			if (o->help)
+				return cmd;
+			fprintf(stderr, "rdmadoctor: error: %s needs ", path);
+			list_names(stderr, t, n);
+			fputc('\n', stderr);
+			return NULL;
+		}
+		next = find(t, n, o->args[0]);
+		if (!next) {
+			if (cmd == &no_command) {
+				fprintf(stderr,
+					"rdmadoctor: error: unknown command '%s'\n\n",
+					o->args[0]);
+				usage(stderr);
+			} else {
+				fprintf(stderr,
+					"rdmadoctor: error: unknown %s command '%s'; use ",
+					path, o->args[0]);
+				list_names(stderr, t, n);
+				fputc('\n', stderr);
+			}
+			return NULL;
+		}
+		snprintf(path + strlen(path), size - strlen(path), "%s%s",
+			 path[0] ? " " : "", next->name);
+		cmd = next;
+		o->args++;
+		o->nargs--;
+		t = cmd->sub;
+		n = cmd->nsub;
+	}
+	return cmd;
 }
 
 int main(int argc, char **argv)
 {
-	const struct command_entry *cmd = NULL;
+	const struct command_entry *cmd;
 	struct options o;
-	static char default_word[] = "rdmadoctor";
-	char *default_argv[] = { default_word, NULL };
-	int rc;
+	char path[64];
+	int bad, rc = EXIT_USAGE;
 
-	if (argc > 1 && argv[1][0] != '-') {
-		cmd = find(argv[1]);
-		if (!cmd && strcmp(argv[1], "help")) {
-			fprintf(stderr,
-				"rdmadoctor: error: unknown command '%s'\n\n",
-				argv[1]);
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-		if (!cmd) {
+	if (options_parse(argc, argv, &o)) {
+		options_release(&o);
+		return EXIT_USAGE;
+	}
+	if (o.nargs && !strcmp(o.args[0], "help")) {
+		o.args++;
+		o.nargs--;
+		o.help = true;
+		if (!o.nargs) {
 			usage(stdout);
+			options_release(&o);
 			return EXIT_HEALTHY;
 		}
-		argc--;
-		argv++;
-	} else if (argc == 1) {
-		argc = 1;
-		argv = default_argv;
 	}
-	if (options_parse(argc, argv, &o))
-		return EXIT_USAGE;
+	cmd = resolve(&o, path, sizeof(path));
+	if (!cmd)
+		goto out;
 	if (o.version) {
 		printf("rdmadoctor %s\n", RD_VERSION);
 		rc = EXIT_HEALTHY;
-	} else if (o.help) {
-		if (cmd)
-			printf("usage: rdmadoctor %s\n\n%s\n", cmd->usage,
-			       cmd->help);
-		if (cmd && cmd->run == cmd_analyze)
-			print_kinds(stdout);
-		else if (!cmd)
-			usage(stdout);
-		rc = EXIT_HEALTHY;
-	} else {
-		rc = cmd ? cmd->run(&o) : cmd_default(&o);
+		goto out;
 	}
+	if (o.help) {
+		if (cmd == &no_command)
+			usage(stdout);
+		else
+			command_help(cmd);
+		rc = EXIT_HEALTHY;
+		goto out;
+	}
+	bad = options_unaccepted(&o, cmd->accepts | OPTS_GLOBAL);
+	if (bad >= 0) {
+		const char *name = options_name((enum option_id)bad);
+
+		if (cmd == &no_command)
+			fprintf(stderr,
+				"rdmadoctor: error: %s needs a command (see rdmadoctor --help)\n",
+				name);
+		else
+			fprintf(stderr,
+				"rdmadoctor: error: %s does not take %s (see rdmadoctor %s --help)\n",
+				path, name, path);
+		goto out;
+	}
+	/* Colour is decided once, for standard output, from --color: no
+	 * command or second analysis decides it again. */
+	term_init(stdout, o.color);
+	rc = cmd->run(&o);
+out:
 	options_release(&o);
 	return rc;
 }

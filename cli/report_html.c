@@ -30,12 +30,6 @@
 #define CHART_ROW 28
 #define CHART_LABEL_CHARS 44
 
-static const char *const layer_docs[] = {
-#define X(id, name, doc) doc,
-	RULE_LAYERS(X)
-#undef X
-};
-
 /* Where each layer runs, for the brackets beside the stack: the first
  * and last layer of each region, bottom-up. */
 static const struct {
@@ -137,7 +131,7 @@ static void layer_box(FILE *out, int l, const char *status)
 		"</tspan><tspan class=\"doc\" dx=\"10\">",
 		BOX_X, y, BOX_W, BOX_H, BOX_X + 18, y + 25,
 		layer_to_str((enum layer)l));
-	html_puts(out, layer_docs[l]);
+	html_puts(out, layer_doc((enum layer)l));
 	fputs("</tspan></text>\n", out);
 	status_pill(out, y, status);
 }

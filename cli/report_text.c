@@ -20,13 +20,6 @@ static enum term_color status_color(enum layer_status s)
 	return c[s];
 }
 
-static enum term_color severity_color(enum severity s)
-{
-	return s >= SEVERITY_ERROR   ? TERM_RED :
-	       s == SEVERITY_WARNING ? TERM_YELLOW :
-				       TERM_NONE;
-}
-
 static void layers(FILE *out, const struct analysis *a)
 {
 	fputs("Layers, checked bottom-up as in the guide's checklist:\n", out);
@@ -89,7 +82,7 @@ void report_text_diagnosis(FILE *out, const struct analysis *a,
 	fprintf(out, "%s#%d %s%s  %s, %s layer, confidence %.2f, score %.2f\n",
 		term_on(TERM_BOLD), dg->rank, dg->rule->title, term_off(),
 		dg->id, layer_to_str(dg->layer), dg->cf, dg->score);
-	fprintf(out, "   %s%s%s: ", term_on(severity_color(dg->severity)),
+	fprintf(out, "   %s%s%s: ", term_on(term_severity_color(dg->severity)),
 		severity_to_str(dg->severity), term_off());
 	term_puts(out, dg->message);
 	fputc('\n', out);

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "cli/answers.h"
 #include "cli/report.h"
 #include "cli/term.h"
 #include "engine/kb.h"
@@ -473,7 +474,8 @@ static void run_case(struct tfile *t, const struct ynode *c)
 			   *answers = ynode_get(c, "answers"),
 			   *expect = ynode_get(c, "expect");
 	const struct options *o = t->run->o;
-	struct analysis_opts ao = { 0 };
+	struct analysis_opts ao;
+	struct answers none = { 0 };
 	struct seed seed = { t, ynode_get(c, "facts") };
 	const char **dirs = xcalloc(o->nrules + 1, sizeof(*dirs));
 	struct strbuf diff = STRBUF_INIT;
@@ -495,6 +497,10 @@ static void run_case(struct tfile *t, const struct ynode *c)
 	for (size_t i = 0; answers && i < answers->n; i++)
 		ans[i] = xasprintf("%s=%s", ynode_key(answers, i)->str,
 				   ynode_value(answers, i)->str);
+	/* the options' mapping, then the case's own evidence and answers */
+	options_analysis(o, &ao, &none, d);
+	ao.progress = false;
+	ao.live = false;
 	ao.root = rootpath;
 	ao.paths = (const char **)ins;
 	ao.npaths = paths ? paths->n : 0;
@@ -503,7 +509,6 @@ static void run_case(struct tfile *t, const struct ynode *c)
 	ao.rule_dirs = dirs;
 	ao.nrule_dirs = o->nrules + (t->overlay != NULL);
 	ao.no_site_rules = true;
-	ao.timeout_ms = o->timeout_ms;
 	ao.seed = seed_facts;
 	ao.seed_arg = &seed;
 	rc = analysis_run(&ao, d, &a);
@@ -527,6 +532,7 @@ static void run_case(struct tfile *t, const struct ynode *c)
 			show_fired(a);
 	}
 	analysis_free(a);
+	answers_release(&none);
 	diag_free(d);
 	sb_release(&diff);
 	for (size_t i = 0; ins[i]; i++)
@@ -668,7 +674,6 @@ int rules_test(const struct options *o, char **paths, size_t npaths)
 {
 	struct run run = { o, 0, 0, 0, { NULL, 0, 0 } };
 
-	term_init(stdout, o->no_color);
 	if (!npaths) {
 		char *dir = xasprintf("%s/rules", analysis_datadir());
 

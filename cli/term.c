@@ -9,14 +9,27 @@
 
 static bool color;
 
-void term_init(FILE *out, bool no_color)
+void term_init(FILE *out, enum term_mode mode)
 {
-	color = !no_color && !getenv("NO_COLOR") && isatty(fileno(out));
+	color = mode == TERM_ALWAYS ||
+		(mode == TERM_AUTO && !getenv("NO_COLOR") &&
+		 isatty(fileno(out)));
 }
 
 bool term_color_on(void)
 {
 	return color;
+}
+
+enum term_color term_severity_color(enum severity s)
+{
+	static const enum term_color tones[] = {
+#define X(id, name, weight, tone) [SEVERITY_##id] = TERM_##tone,
+		RULE_SEVERITIES(X)
+#undef X
+	};
+
+	return (unsigned)s < SEVERITY_COUNT ? tones[s] : TERM_NONE;
 }
 
 const char *term_on(enum term_color c)

@@ -94,7 +94,7 @@ static void window_size(struct tty *t)
 	t->height = rows < MIN_ROWS ? MIN_ROWS : rows;
 }
 
-struct tty *tty_open(FILE *in, FILE *out, bool no_color)
+struct tty *tty_open(FILE *in, FILE *out)
 {
 	struct tty *t = xcalloc(1, sizeof(*t));
 	struct sigaction sa;
@@ -105,7 +105,6 @@ struct tty *tty_open(FILE *in, FILE *out, bool no_color)
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->wake, NULL);
 	window_size(t);
-	term_init(out, no_color);
 	sig_color = term_color_on();
 	sig_progress = 0;
 	sig_fd = t->fd;

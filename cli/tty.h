@@ -14,8 +14,9 @@ struct tty;
 
 /* Takes over in and out (a terminal) for a session, and installs the
  * handlers that clean the terminal up on SIGINT, SIGTERM and SIGHUP.
- * Colour follows term_init(out, no_color).  Returns an owned tty. */
-struct tty *tty_open(FILE *in, FILE *out, bool no_color);
+ * Colour follows term_init (main decides it for standard output).
+ * Returns an owned tty. */
+struct tty *tty_open(FILE *in, FILE *out);
 /* Restores the signal handlers and frees t. */
 void tty_close(struct tty *t);
 

@@ -7,7 +7,6 @@
 
 #include "collectors/sources/archive.h"
 #include "collectors/collector.h"
-#include "collectors/parsers/logscan.h"
 #include "engine/xalloc.h"
 
 #define LOG_ROTATIONS_MAX 8 /* @@ rotated files read per family */
@@ -114,7 +113,6 @@ static bool dmesg(struct col_ctx *c, struct col_status *st)
 
 void col_kernel_log(struct col_ctx *c, struct col_status *st)
 {
-	logscan_get(c->fb, c->d);
 	if (source_is_live(c->src)) {
 		if (!dmesg(c, st))
 			var_log(c, st);

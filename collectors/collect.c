@@ -47,6 +47,7 @@ struct outcome {
 
 struct collect_run {
 	struct fact_base *fb;
+	struct logscan *scan;
 	struct diag *d;
 	collect_progress_fn progress;
 	void *arg;
@@ -96,12 +97,14 @@ static void record(struct collect_run *run, const char *name,
 	}
 }
 
-struct collect_run *collect_run_new(struct fact_base *fb, struct diag *d,
+struct collect_run *collect_run_new(struct fact_base *fb, struct logscan *scan,
+				    struct diag *d,
 				    collect_progress_fn progress, void *arg)
 {
 	struct collect_run *run = xcalloc(1, sizeof(*run));
 
 	run->fb = fb;
+	run->scan = scan;
 	run->d = d;
 	run->progress = progress;
 	run->arg = arg;
@@ -163,6 +166,7 @@ int col_parse(struct col_ctx *c, const char *format, const struct fetch *f,
 	if (!fmt)
 		return 0;
 	emit_init(&e, c->fb, f->where);
+	e.scan = c->run->scan;
 	return fmt->parse(&e, f->data, f->len, arg);
 }
 
@@ -495,6 +499,7 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		return -EINVAL;
 	}
 	emit_init(&e, run->fb, path);
+	e.scan = run->scan;
 	if (fd >= 0 && !strcmp(fmt->name, "dmesg")) {
 		facts = scan_log(fd, &f, &e);
 	} else {

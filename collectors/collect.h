@@ -17,8 +17,13 @@
 typedef void (*collect_progress_fn)(void *arg, const char *step);
 
 struct collect_run;
+struct logscan;
 
-struct collect_run *collect_run_new(struct fact_base *fb, struct diag *d,
+/* A collection into fb.  scan is the kb's kernel-log scanner (borrowed,
+ * built with the kb; NULL leaves logs without signature hits); d gets
+ * what goes wrong, progress (may be NULL) each step. */
+struct collect_run *collect_run_new(struct fact_base *fb, struct logscan *scan,
+				    struct diag *d,
 				    collect_progress_fn progress, void *arg);
 /* Runs the collectors that apply to the source. */
 /* Opt-in collectors (they do more than read): check --perftest. */

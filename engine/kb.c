@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/regex.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
@@ -25,6 +26,28 @@ static int list_value(struct fact_base *fb, const struct ynode *n,
 	}
 	*out = value_list(l);
 	return 0;
+}
+
+/* A pattern field is compiled here, when the kb loads, so that a broken
+ * pattern fails the load at its position instead of the log scan that
+ * would use it.  Returns 0 or -EINVAL after reporting at val. */
+static int check_pattern(const struct ydoc *doc, const struct ynode *val,
+			 const struct vocab_kind *k,
+			 const struct vocab_field *vf, struct diag *d)
+{
+	char msg[256];
+	size_t off = 0;
+	struct regex *re = regex_compile(val->str, 0, msg, sizeof(msg), &off);
+
+	if (re) {
+		regex_free(re);
+		return 0;
+	}
+	ydoc_report(
+		doc, d, DIAG_ERROR, val,
+		"field '%s' of '%s' is not a valid PCRE2 pattern: %s at offset %zu",
+		vf->name, k->name, msg, off);
+	return -EINVAL;
 }
 
 int kb_fact_from_node(struct fact_base *fb, const struct ydoc *doc,
@@ -73,6 +96,8 @@ int kb_fact_from_node(struct fact_base *fb, const struct ydoc *doc,
 		} else if (value_parse(val->str, val->len, vf->type, vf->vkind,
 				       &v)) {
 			goto bad;
+		} else if (vf->pattern && check_pattern(doc, val, k, vf, d)) {
+			goto fail;
 		}
 		fact_put(fb, f, vf->sym, v, (uint32_t)val->line, NULL, 0);
 		continue;

@@ -5,14 +5,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine/regex.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
-#include "engine/ydoc.h"
 
 static const char *const layer_names[] = {
 #define X(id, name, doc) name,
@@ -20,14 +18,20 @@ static const char *const layer_names[] = {
 #undef X
 };
 
+static const char *const layer_docs[] = {
+#define X(id, name, doc) doc,
+	RULE_LAYERS(X)
+#undef X
+};
+
 static const char *const severity_names[] = {
-#define X(id, name, weight) name,
+#define X(id, name, weight, tone) name,
 	RULE_SEVERITIES(X)
 #undef X
 };
 
 static const double severity_weights[] = {
-#define X(id, name, weight) weight,
+#define X(id, name, weight, tone) weight,
 	RULE_SEVERITIES(X)
 #undef X
 };
@@ -49,6 +53,11 @@ static int lookup_name(const char *const *names, int n, const char *s)
 const char *layer_to_str(enum layer l)
 {
 	return (unsigned)l < LAYER_COUNT ? layer_names[l] : "unknown";
+}
+
+const char *layer_doc(enum layer l)
+{
+	return (unsigned)l < LAYER_COUNT ? layer_docs[l] : "";
 }
 
 int layer_from_str(const char *s)
@@ -282,27 +291,6 @@ int rule_set_add_question(struct rule_set *rs, struct question *q,
 	xgrow(&rs->questions, &rs->capq, rs->nq + 1, sizeof(*rs->questions));
 	rs->questions[rs->nq++] = q;
 	return 0;
-}
-
-int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
-		      int origin_level, bool optional, struct diag *d)
-{
-	struct ydoc_file *files;
-	int n = ydoc_dir(dir, prefix, ".test.yaml", &files), err = 0;
-
-	if (n < 0) {
-		if (optional && n == -ENOENT)
-			return 0;
-		diag_at(d, DIAG_ERROR, dir, 0, 0, NULL,
-			"cannot read rule directory: %s", strerror(-n));
-		return n;
-	}
-	for (int i = 0; i < n; i++)
-		if (rule_set_load_file(rs, files[i].path, files[i].name,
-				       origin_level, d))
-			err = -EINVAL;
-	ydoc_files_free(files, n);
-	return err;
 }
 
 size_t rule_set_count(const struct rule_set *rs)

@@ -30,14 +30,16 @@ enum layer {
 		LAYER_COUNT
 };
 
-#define RULE_SEVERITIES(X)         \
-	X(INFO, "info", 0.2)       \
-	X(WARNING, "warning", 0.5) \
-	X(ERROR, "error", 0.8)     \
-	X(CRITICAL, "critical", 1.0)
+/* X(ID, name, weight, tone): tone is how a report shows the severity
+ * (NONE, YELLOW or RED: cli/term.h's colours by name). */
+#define RULE_SEVERITIES(X)                 \
+	X(INFO, "info", 0.2, NONE)         \
+	X(WARNING, "warning", 0.5, YELLOW) \
+	X(ERROR, "error", 0.8, RED)        \
+	X(CRITICAL, "critical", 1.0, RED)
 
 enum severity {
-#define X(id, name, weight) SEVERITY_##id,
+#define X(id, name, weight, tone) SEVERITY_##id,
 	RULE_SEVERITIES(X)
 #undef X
 		SEVERITY_COUNT
@@ -78,6 +80,8 @@ enum rule_op {
 };
 
 const char *layer_to_str(enum layer l);
+/* What lives in layer l (RULE_LAYERS' doc), for reports. */
+const char *layer_doc(enum layer l);
 int layer_from_str(const char *s);
 const char *severity_to_str(enum severity s);
 int severity_from_str(const char *s);
@@ -206,21 +210,6 @@ struct rule_set;
 struct rule_set *rule_set_new(void);
 void rule_set_free(struct rule_set *rs);
 
-/* Loads one rule file.  Rules with an id already loaded at a lower
- * origin_level replace it; "disabled: true" removes it.  The same id twice
- * at one level is an error.  Every mistake is reported to d with
- * file:line:col, naming the file name (NULL: path); returns 0 or -EINVAL. */
-int rule_set_load_file(struct rule_set *rs, const char *path, const char *name,
-		       int origin_level, struct diag *d);
-/* Loads rules from text in memory (tests, rule test cases). */
-int rule_set_load_string(struct rule_set *rs, const char *name,
-			 const char *text, size_t len, int origin_level,
-			 struct diag *d);
-/* Loads every .yaml file of a directory, in name order (test files,
- * .test.yaml, are skipped), naming them prefix/file (NULL prefix: dir).
- * A missing directory is not an error when optional is true. */
-int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
-		      int origin_level, bool optional, struct diag *d);
 /* Records that fact files (facts=FILE) supply facts of a kind outside the
  * vocabulary with the given field (a rule file's 'kinds'), so that rules
  * may test them although no rule asserts them. */

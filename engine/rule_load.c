@@ -373,7 +373,7 @@ static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 #undef X
 	};
 	static const char *severities[] = {
-#define X(id, name, weight) name,
+#define X(id, name, weight, tone) name,
 		RULE_SEVERITIES(X)
 #undef X
 	};
@@ -753,4 +753,25 @@ int rule_set_load_string(struct rule_set *rs, const char *name,
 {
 	return load_doc(rs, ydoc_load_string(name, text, len, d), origin_level,
 			d);
+}
+
+int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
+		      int origin_level, bool optional, struct diag *d)
+{
+	struct ydoc_file *files;
+	int n = ydoc_dir(dir, prefix, ".test.yaml", &files), err = 0;
+
+	if (n < 0) {
+		if (optional && n == -ENOENT)
+			return 0;
+		diag_at(d, DIAG_ERROR, dir, 0, 0, NULL,
+			"cannot read rule directory: %s", strerror(-n));
+		return n;
+	}
+	for (int i = 0; i < n; i++)
+		if (rule_set_load_file(rs, files[i].path, files[i].name,
+				       origin_level, d))
+			err = -EINVAL;
+	ydoc_files_free(files, n);
+	return err;
 }

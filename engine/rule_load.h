@@ -1,13 +1,33 @@
-/* Internal to the rule loader: state shared by rule_load.c (files,
- * rules, actions) and rule_cond.c (conditions). */
+/* The rule loader: YAML rule files into a rule set (rule.h).  It calls
+ * the set's functions, and the set knows nothing of loading, so that the
+ * two depend one way.  Below the loading functions, the state shared by
+ * rule_load.c (files, rules, actions) and rule_cond.c (conditions). */
 #ifndef RD_RULE_LOAD_H
 #define RD_RULE_LOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine/diag.h"
 #include "engine/rule.h"
 #include "engine/ydoc.h"
+
+/* Loads one rule file.  Rules with an id already loaded at a lower
+ * origin_level replace it; "disabled: true" removes it.  The same id twice
+ * at one level is an error.  Every mistake is reported to d with
+ * file:line:col, naming the file name (NULL: path); returns 0 or -EINVAL. */
+int rule_set_load_file(struct rule_set *rs, const char *path, const char *name,
+		       int origin_level, struct diag *d);
+/* Loads rules from text in memory (tests, rule test cases). */
+int rule_set_load_string(struct rule_set *rs, const char *name,
+			 const char *text, size_t len, int origin_level,
+			 struct diag *d);
+/* Loads every .yaml file of a directory, in name order (test files,
+ * .test.yaml, are skipped), naming them prefix/file (NULL prefix: dir).
+ * A missing directory is not an error when optional is true. */
+int rule_set_load_dir(struct rule_set *rs, const char *dir, const char *prefix,
+		      int origin_level, bool optional, struct diag *d);
+/* ---- internal to the loader ---- */
 
 struct rule_loader {
 	struct ydoc *doc;

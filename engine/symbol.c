@@ -144,18 +144,3 @@ uint32_t sym_hash(uint32_t id)
 {
 	return id && id < nsyms ? syms[id].hash : 0;
 }
-
-void sym_reset(void)
-{
-	while (chunks) {
-		struct chunk *next = chunks->next;
-
-		free(chunks);
-		chunks = next;
-	}
-	free(syms);
-	free(slots);
-	syms = NULL;
-	slots = NULL;
-	nsyms = capsyms = nslots = 0;
-}

@@ -6,15 +6,17 @@
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
-#define T_STRING VALUE_STRING, VERSION_GENERIC
-#define T_INT VALUE_INT, VERSION_GENERIC
-#define T_NUMBER VALUE_NUMBER, VERSION_GENERIC
-#define T_BOOL VALUE_BOOL, VERSION_GENERIC
-#define T_LIST VALUE_LIST, VERSION_GENERIC
-#define T_V_FW VALUE_VERSION, VERSION_FW
-#define T_V_OFED VALUE_VERSION, VERSION_OFED
-#define T_V_KERNEL VALUE_VERSION, VERSION_KERNEL
-#define T_V_GENERIC VALUE_VERSION, VERSION_GENERIC
+/* type, version kind, and whether the text is a PCRE2 pattern */
+#define T_STRING VALUE_STRING, VERSION_GENERIC, false
+#define T_REGEX VALUE_STRING, VERSION_GENERIC, true
+#define T_INT VALUE_INT, VERSION_GENERIC, false
+#define T_NUMBER VALUE_NUMBER, VERSION_GENERIC, false
+#define T_BOOL VALUE_BOOL, VERSION_GENERIC, false
+#define T_LIST VALUE_LIST, VERSION_GENERIC, false
+#define T_V_FW VALUE_VERSION, VERSION_FW, false
+#define T_V_OFED VALUE_VERSION, VERSION_OFED, false
+#define T_V_KERNEL VALUE_VERSION, VERSION_KERNEL, false
+#define T_V_GENERIC VALUE_VERSION, VERSION_GENERIC, false
 #define KEY true
 
 /* One array of fields per kind: each KIND closes the previous array and

@@ -13,6 +13,7 @@ struct vocab_field {
 	const char *name;
 	enum value_type type;
 	enum version_kind vkind;
+	bool pattern; /* a PCRE2 pattern: the kb compiles it when it loads */
 	bool key;
 	const char *doc;
 	uint32_t sym;

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
-#include "collectors/parsers/logscan.h"
 #include "collectors/sources/source.h"
 #include "engine/diag.h"
 #include "engine/fact.h"
@@ -39,11 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	if (src) {
 		fb = fact_base_new();
-		run = collect_run_new(fb, d, NULL, NULL);
+		run = collect_run_new(fb, NULL, d, NULL, NULL);
 		collect_source(run, src);
 		collect_finish(run);
 		collect_enrich(fb);
-		logscan_release();
 		fact_base_free(fb);
 		source_free(src);
 	}

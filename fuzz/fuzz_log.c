@@ -23,12 +23,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct fact_base *fb;
+static struct logscan *scan;
 
 static void fresh(void)
 {
 	struct diag *d = diag_new();
 
-	logscan_release();
+	logscan_free(scan);
 	fact_base_free(fb);
 	fb = fact_base_new();
 	if (kb_load_dir(fb, "kb", "kb", d) < 0) {
@@ -36,6 +37,7 @@ static void fresh(void)
 		fprintf(stderr, "fuzz_log: run from the source tree (kb/)\n");
 		abort();
 	}
+	scan = logscan_new(fb, d);
 	diag_free(d);
 }
 
@@ -49,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fresh();
 	memcpy(text, data, size);
 	emit_init(&e, fb, "fuzz");
+	e.scan = scan;
 	if (f->parse(&e, text, size, NULL) < 0)
 		abort();
 	free(text);

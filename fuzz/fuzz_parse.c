@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
-#include "collectors/parsers/logscan.h"
 #include "engine/fact.h"
 #include "engine/xalloc.h"
 
@@ -35,7 +34,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	score = f->detect(text, size);
 	if (score < 0 || score > 100)
 		abort();
-	logscan_release(); /* the dmesg parser's scanner, built for fb */
 	fact_base_free(fb);
 	free(text);
 	return 0;

@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/fact.h"
 #include "engine/rule.h"
+#include "engine/rule_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -55,6 +55,18 @@ printf 'language: 1\nrules:\n  - id: x\n    titel: T\n' > "$T/badrules/bad.yaml"
 expect rules-fail-to-load 3 "bad.yaml:4:5: error: unknown key 'titel' in rule; did you mean 'title'?" -- \
 	"$BIN" check --root tests/fixtures/healthy-cx5/root --rules "$T/badrules"
 expect lint-exit 3 "unknown key 'titel'" -- "$BIN" rules lint "$T/badrules"
+# a kb signature whose pattern does not compile fails the kb load at its
+# position (it used to crash the log scan of any kernel log, exit 139)
+mkdir -p "$T/badkb"
+cp -r rules kb "$T/badkb/"
+sed -i "0,/pattern: '(/s//pattern: '((/" "$T/badkb/kb/signatures.yaml"
+line=$(grep -n "pattern: '((" "$T/badkb/kb/signatures.yaml" | head -1 | cut -d: -f1)
+expect kb-regex-lint 3 "kb/signatures.yaml:$line:[0-9]*: error: field 'pattern' of 'signature' is not a valid PCRE2 pattern" -- \
+	env RDMADOCTOR_DATADIR="$T/badkb" "$BIN" rules lint
+expect kb-regex-log 3 "kb/signatures.yaml:$line:[0-9]*: error: field 'pattern'" -- \
+	env RDMADOCTOR_DATADIR="$T/badkb" "$BIN" analyze tests/fixtures/kernel-log/module-bad-cable.txt
+expect kb-regex-sos 3 "kb/signatures.yaml:$line:[0-9]*: error: field 'pattern'" -- \
+	env RDMADOCTOR_DATADIR="$T/badkb" "$BIN" analyze "$EX"
 cat > "$T/loop.yaml" <<'YAML'
 language: 1
 rules:
@@ -278,6 +290,53 @@ if command -v script >/dev/null 2>&1; then
 fi
 env -u NO_COLOR "$BIN" check --root tests/fixtures/cx5-fw-mismatch/root > "$T/pipe" 2>&1
 grep -q "$esc" "$T/pipe" && bad "colour: escape codes in a pipe" || ok
+NO_COLOR=1 "$BIN" check --color=always --root tests/fixtures/cx5-fw-mismatch/root > "$T/pipe" 2>&1
+grep -q "$esc\[" "$T/pipe" && ok || bad "colour: --color=always gives none in a pipe"
+if command -v script >/dev/null 2>&1; then
+	env -u NO_COLOR script -qec "$BIN check --color=never --root tests/fixtures/cx5-fw-mismatch/root" /dev/null > "$T/tty" 2>&1
+	grep -q "$esc\[" "$T/tty" && bad "colour: --color=never ignored" || ok
+fi
+expect color-bad-word 2 "--color takes auto, always or never, not 'sometimes'" -- \
+	"$BIN" check --color=sometimes --root tests/fixtures/healthy-cx5/root
+
+# --- options: global ones before or after the command, each command takes
+# only its own (exit 2 naming the option), --json honoured or refused
+H=tests/fixtures/healthy-cx5/root
+"$BIN" check --json --root $H > "$T/after.json" 2>/dev/null
+"$BIN" --json check --root $H > "$T/before.json" 2>/dev/null; rc=$?
+if [ $rc = 0 ] && grep -q '"diagnoses"' "$T/before.json" && cmp -s "$T/after.json" "$T/before.json"; then ok; else
+	bad "--json before the command: exit $rc, or not the JSON of 'check --json'"
+fi
+"$BIN" -j --root $H check > "$T/short.json" 2>/dev/null
+cmp -s "$T/after.json" "$T/short.json" && ok || bad "-j before the command differs from check --json"
+"$BIN" -jp check --root $H > "$T/jp.json" 2>/dev/null
+cmp -s "$T/after.json" "$T/jp.json" && ok || bad "-jp check differs from check --json"
+expect explain-html 2 "explain does not take --html" -- \
+	"$BIN" explain fw-below-driver-minimum --html "$T/x.html"
+[ -e "$T/x.html" ] && bad "explain --html wrote a file" || ok
+expect analyze-jobs 2 "analyze does not take --jobs" -- "$BIN" analyze --jobs 3 $EX
+expect analyze-root 2 "analyze does not take --root" -- "$BIN" analyze --root $H $EX
+expect batch-save 2 "batch does not take --save" -- "$BIN" batch --save "$T/s.json" $EX
+expect rules-list-html 2 "rules list does not take --html" -- "$BIN" rules list --html "$T/x.html"
+expect lint-origin 2 "rules lint does not take --origin" -- "$BIN" rules lint --origin
+expect rules-test-json 2 "rules test does not take --json" -- "$BIN" rules test --json
+expect rules-reference-json 2 "rules reference does not take --json" -- "$BIN" rules reference --json
+expect batch-pretty 2 "batch does not take --pretty" -- "$BIN" batch -p $EX
+expect rules-no-sub 2 "rules needs list, lint, test or reference" -- "$BIN" rules
+expect rules-unknown-sub 2 "unknown rules command 'frob'; use list, lint, test or reference" -- "$BIN" rules frob
+expect rules-sub-help 0 "usage: rdmadoctor rules lint" -- "$BIN" rules lint --help
+expect help-command 0 "usage: rdmadoctor explain RULE-ID" -- "$BIN" help explain
+expect help-lists-options 0 "Options: --json --pretty --rules" -- "$BIN" explain --help
+expect rules-before 0 "fw-below-driver-minimum" -- "$BIN" --origin rules list
+"$BIN" explain --json fw-below-driver-minimum > "$T/explain.json" 2>&1
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["id"]=="fw-below-driver-minimum" and d["diagnosis"]["remediation"] and d["conditions"]' "$T/explain.json" &&
+	ok || bad "explain --json does not print the rule as JSON"
+"$BIN" rules lint --json > "$T/lint.json" 2>&1
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and d["rules"] > 0 and d["errors"] == 0' "$T/lint.json" &&
+	ok || bad "rules lint --json does not print its counts as JSON"
+env RDMADOCTOR_DATADIR="$T/badkb" "$BIN" rules lint --json > "$T/lint-bad.json" 2>&1; rc=$?
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["problems"][0]; assert not d["ok"] and p["file"]=="kb/signatures.yaml" and p["line"] > 0 and p["col"] > 0' "$T/lint-bad.json" &&
+	[ $rc = 3 ] && ok || bad "rules lint --json on a broken kb: exit $rc, or no located problem"
 
 # --- this machine: a kernel without CONFIG_INFINIBAND is diagnosed in the
 # kernel_module layer, not as a hardware fault, and check exits 1.

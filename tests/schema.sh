@@ -67,6 +67,15 @@ check "batch --json host lines" batch-line "$T/lines.jsonl" --lines
 check "batch --json fleet summary" fleet "$T/fleet.json"
 "$BIN" rules list --json > "$T/rules.json" 2>/dev/null
 check "rules list --json" rules-list "$T/rules.json"
+"$BIN" explain --json fw-below-driver-minimum > "$T/explain.json" 2>/dev/null
+check "explain --json" explain "$T/explain.json"
+"$BIN" rules lint --json > "$T/lint.json" 2>/dev/null
+check "rules lint --json" rules-lint "$T/lint.json"
+mkdir -p "$T/badkb"
+cp -r rules kb "$T/badkb/"
+sed -i "0,/pattern: '(/s//pattern: '((/" "$T/badkb/kb/signatures.yaml"
+RDMADOCTOR_DATADIR="$T/badkb" "$BIN" rules lint --json > "$T/lint-bad.json" 2>/dev/null
+check "rules lint --json of a broken kb" rules-lint "$T/lint-bad.json"
 
 # The checker itself must reject what the schema forbids.
 sed 's/"verdict": "[a-z_]*"/"verdict": "green"/' tests/golden/guide-case-json/expected > "$T/bad.json"

@@ -45,10 +45,7 @@ struct logscan {
 #define HIT 0x80000000u
 #define ROW(t) ((t) & ~HIT)
 
-static struct logscan *cached;
-static const struct fact_base *cached_for;
-
-static void free_scanner(struct logscan *ls)
+void logscan_free(struct logscan *ls)
 {
 	if (!ls)
 		return;
@@ -64,13 +61,6 @@ static void free_scanner(struct logscan *ls)
 	free(ls->dict);
 	free(ls->queue);
 	free(ls);
-}
-
-void logscan_release(void)
-{
-	free_scanner(cached);
-	cached = NULL;
-	cached_for = NULL;
 }
 
 /* ---- building the automaton ---- */
@@ -240,7 +230,7 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	ls->nsigs++;
 }
 
-static struct logscan *build(const struct fact_base *fb, struct diag *d)
+struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
 {
 	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0 };
 	size_t n;
@@ -263,25 +253,17 @@ static struct logscan *build(const struct fact_base *fb, struct diag *d)
 	return b.ls;
 }
 
-struct logscan *logscan_get(const struct fact_base *fb, struct diag *d)
-{
-	if (cached && cached_for == fb)
-		return cached;
-	logscan_release();
-	cached = build(fb, d);
-	cached_for = fb;
-	return cached;
-}
-
 /* ---- scanning ---- */
 
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	const uint32_t *next = ls->next;
-	const uint16_t *cls = ls->cls;
+	const uint32_t *next = ls ? ls->next : NULL;
+	const uint16_t *cls = ls ? ls->cls : NULL;
 	uint32_t t = 0;
 
+	if (!ls)
+		return false;
 	for (size_t i = 0; i < len; i++) {
 		t = next[ROW(t) + cls[p[i]]];
 		if (t & HIT)
@@ -297,6 +279,8 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 	size_t queued = 0, found = 0;
 	uint32_t t = 0;
 
+	if (!ls)
+		return 0;
 	if (!++ls->gen) {
 		for (size_t i = 0; i < ls->nsigs; i++)
 			ls->sigs[i].seen = 0;

@@ -14,15 +14,17 @@
 
 struct logscan;
 
-/* The scanner for the signature and log_source facts of fb, built on
- * first use and kept until logscan_release() or until asked for another
- * fact base.  A signature whose pattern does not compile is reported to d
- * (kb file and line) and left out.  Never NULL. */
-struct logscan *logscan_get(const struct fact_base *fb, struct diag *d);
-void logscan_release(void);
+/* A scanner for the signature and log_source facts of fb, built when the
+ * knowledge base is loaded and owned by the caller (logscan_free).  The
+ * kb loader already rejects a signature whose pattern does not compile;
+ * should one get here, it is reported to d (kb file and line) and left
+ * out.  Never NULL.  It keeps no pointer into fb. */
+struct logscan *logscan_new(const struct fact_base *fb, struct diag *d);
+void logscan_free(struct logscan *ls);
 
 /* Whether any literal (of a signature or of a log source) occurs in the
- * text: the cheap test every line goes through. */
+ * text: the cheap test every line goes through.  A NULL scanner (no kb)
+ * finds nothing, here and in logscan_match. */
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len);
 
 struct logscan_hit {

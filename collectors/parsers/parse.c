@@ -244,6 +244,7 @@ const char *driver_origin_of(const char *v, size_t n)
 void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 {
 	e->fb = fb;
+	e->scan = NULL;
 	e->src = fact_base_source(fb, source);
 	e->nfacts = 0;
 	e->line_base = 0;

@@ -68,8 +68,14 @@ bool line_pci_id(const struct line *t, char *buf, size_t size);
 const char *driver_origin_of(const char *v, size_t n);
 
 /* The fact sink of one parsed file: every fact it adds cites this source. */
+struct logscan;
+
 struct emit {
 	struct fact_base *fb;
+	/* The kb's kernel-log scanner, for the log parser (borrowed; NULL:
+	 * no signatures, so a log yields nothing).  emit_init leaves it NULL;
+	 * whoever parses with a kb sets it. */
+	struct logscan *scan;
 	uint32_t src;
 	unsigned nfacts; /* facts committed */
 	/* Added to every cited line: a parser given part of a file (one

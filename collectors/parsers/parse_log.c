@@ -463,7 +463,7 @@ struct log_stream *log_stream_new(struct emit *e)
 	struct log_stream *s = xcalloc(1, sizeof(*s));
 
 	s->sc.e = e;
-	s->sc.ls = logscan_get(e->fb, NULL);
+	s->sc.ls = e->scan;
 	s->before = e->nfacts;
 	return s;
 }

@@ -11,7 +11,6 @@
 
 #include "collectors/sources/archive.h"
 #include "collectors/sources/catalog.h"
-#include "collectors/sources/source_tree.h"
 #include "engine/json.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
@@ -116,32 +115,6 @@ void snapshot_note_file(struct snapshot *snap, const char *rel,
 	memcpy(e->data, data, len);
 	e->data[len] = '\0';
 	e->len = len;
-}
-
-void snapshot_note_list(struct snapshot *snap, struct source *s,
-			const char *rel, const struct names *entries)
-{
-	snapshot_note_dir(snap, rel);
-	for (size_t i = 0; i < entries->n; i++) {
-		char *child = *rel ? xasprintf("%s/%s", rel, entries->v[i]) :
-				     xstrdup(entries->v[i]);
-		char target[4096];
-		enum node_type type;
-
-		if (!s->ops->lstat(s, child, &type)) {
-			if (type == NODE_DIR)
-				snapshot_note_dir(snap, child);
-			/* A device node (/dev/infiniband/uverbs0) is never
-			 * read, only listed: an empty file stands for it. */
-			else if (type == NODE_OTHER)
-				snapshot_note_file(snap, child, "", 0);
-			else if (type == NODE_LINK &&
-				 !s->ops->readlink(s, child, target,
-						   sizeof(target)))
-				snapshot_note_link(snap, child, target);
-		}
-		free(child);
-	}
 }
 
 void snapshot_add(struct snapshot *snap, const char *name, const char *data,

@@ -22,10 +22,6 @@ void snapshot_note_link(struct snapshot *snap, const char *rel,
 			const char *target);
 void snapshot_note_file(struct snapshot *snap, const char *rel,
 			const char *data, size_t len);
-/* A listed directory: its subdirectories and links are recorded too, so
- * that listing it in the snapshot finds them. */
-void snapshot_note_list(struct snapshot *snap, struct source *s,
-			const char *rel, const struct names *entries);
 /* A command's output, filed under sos_commands/rdmadoctor/ and mapped in
  * the manifest; exit_code -1 records a command killed at its timeout. */
 void snapshot_note_command(struct snapshot *snap, const char *cmdline,

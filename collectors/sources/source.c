@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collectors/sources/archive.h"
 #include "collectors/sources/run.h"
 #include "collectors/sources/snapshot.h"
 #include "collectors/sources/source_tree.h"
@@ -166,8 +167,6 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 			sb_putc(&done, '/');
 		sb_puts(&done, comp);
 		err = s->ops->lstat(s, sb_str(&done), &type);
-		if (!err && type == NODE_DIR && s->rec)
-			snapshot_note_dir(s->rec, sb_str(&done));
 		if (err) {
 			/* Keep what is left, so that a dangling link still
 			 * names its target. */
@@ -187,9 +186,6 @@ static int resolve(const struct source *s, const char *path, bool follow_last,
 
 			err = s->ops->readlink(s, sb_str(&done), target,
 					       sizeof(target));
-			if (!err && s->rec)
-				snapshot_note_link(s->rec, sb_str(&done),
-						   target);
 			if (!err && ++hops > SOURCE_MAX_LINKS)
 				err = -ELOOP;
 			if (err)
@@ -322,8 +318,6 @@ static int tree_read(struct source *s, const char *path, size_t max,
 	where = s->kind == SOURCE_LIVE ? xasprintf("/%s", rel) : xstrdup(rel);
 	err = s->ops->read(s, rel, where, max_of(s, max), out);
 	free(where);
-	if (!err && s->rec)
-		snapshot_note_file(s->rec, rel, out->data, out->len);
 	if (!err && ends_with(rel, ".tailed")) {
 		out->status = FETCH_TRUNCATED;
 		free(out->detail);
@@ -364,8 +358,6 @@ int source_list(struct source *s, const char *dir, struct names *out)
 	err = resolve(s, dir, true, &rel);
 	if (!err)
 		err = s->ops->list(s, rel, out);
-	if (!err && s->rec)
-		snapshot_note_list(s->rec, s, rel, out);
 	free(rel);
 	names_sort(out);
 	return err;
@@ -846,9 +838,47 @@ struct source *source_dir_new(const char *dir, bool root_only,
 	return s;
 }
 
+int source_path_what(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return source_dir_is_bundle(path) ? SOURCE_PATH_BUNDLE_DIR :
+						    SOURCE_PATH_OTHER_DIR;
+	if (!S_ISREG(st.st_mode))
+		return SOURCE_PATH_SPECIAL;
+	return archive_looks_like(path) ? SOURCE_PATH_ARCHIVE :
+					  SOURCE_PATH_FILE;
+}
+
+struct source *source_open(const char *path, const struct source_opts *o,
+			   struct diag *d, int *err)
+{
+	struct source *s = NULL;
+	bool notar = false;
+
+	*err = 0;
+	switch (source_path_what(path)) {
+	case SOURCE_PATH_BUNDLE_DIR:
+	case SOURCE_PATH_OTHER_DIR:
+		s = source_dir_new(path, false, o, d);
+		break;
+	case SOURCE_PATH_ARCHIVE:
+		s = source_archive_new(path, &notar, o, d);
+		break;
+	default:
+		return NULL;
+	}
+	if (!s && !notar)
+		*err = -EINVAL;
+	return s;
+}
+
 void source_record(struct source *s, struct snapshot *rec)
 {
-	s->rec = rec;
+	source_tree_record(s, rec);
 }
 
 struct snapshot *source_recorder(const struct source *s)

@@ -87,6 +87,25 @@ struct source *source_dir_new(const char *dir, bool root_only,
  * snapshot or sysinfo-snapshot, or a --root style tree (sys/ or proc/),
  * rather than, say, a directory of bundles. */
 bool source_dir_is_bundle(const char *dir);
+/* What a path names, as analyze and batch both judge it. */
+enum source_path {
+	SOURCE_PATH_BUNDLE_DIR, /* a directory source_dir_is_bundle accepts */
+	SOURCE_PATH_OTHER_DIR, /* any other directory */
+	SOURCE_PATH_ARCHIVE, /* a regular file that starts like a tar archive
+			      * or compressed data */
+	SOURCE_PATH_FILE, /* any other regular file: a loose command output,
+			   * a list of paths */
+	SOURCE_PATH_SPECIAL, /* a FIFO, device or socket: never a bundle */
+};
+/* The kind of path, or a negative errno when it cannot be looked at. */
+int source_path_what(const char *path);
+/* Opens the bundle path names: a directory (a bundle, or else a --root
+ * style tree) or a tar archive.  Returns the source; NULL with *err 0
+ * when path is a loose file (a compressed single file among them, and a
+ * path that cannot be looked at: reading it will say why); NULL with
+ * *err set after reporting to d a bundle that cannot be read. */
+struct source *source_open(const char *path, const struct source_opts *o,
+			   struct diag *d, int *err);
 /* A tar archive (.tar.xz, .tar.gz, .tgz, .tar.bz2, .tar) read in place
  * with nothing extracted to disk: members are read into memory in one
  * pass, within the per-member and total caps of the options (but a large

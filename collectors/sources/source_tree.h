@@ -43,12 +43,20 @@ struct source {
 	char *path; /* the tree's root; "" for the live host */
 	struct snapshot *rec; /* records what is read, for collect */
 	struct source_opts o;
-	const struct tree_ops *ops; /* NULL for the live host */
+	const struct tree_ops *ops;
+	/* When recording, the backend's operations; ops then wraps them
+	 * (source_record.c). */
+	const struct tree_ops *recorded;
 	void *tree; /* the backend's state */
 	char *detail; /* what opening the source noticed */
 	struct manifest_cmd *manifest;
 	size_t nmanifest, capmanifest;
 };
+
+/* From now on s's tree operations also note what they serve into rec
+ * (source_record.c); the command outputs a live source runs are noted by
+ * the source itself.  Once only. */
+void source_tree_record(struct source *s, struct snapshot *rec);
 
 /* Fills a failed fetch. */
 void source_fail(struct fetch *out, enum fetch_status st, const char *where,

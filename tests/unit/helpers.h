@@ -10,6 +10,7 @@
 #include "engine/diag.h"
 #include "engine/fact.h"
 #include "engine/rule.h"
+#include "engine/rule_load.h"
 #include "engine/symbol.h"
 
 /* Adds a fact of kind with fields given as "name=value" words (values

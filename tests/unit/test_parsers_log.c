@@ -9,6 +9,7 @@
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
 
+#include "collectors/parsers/logscan.h"
 #include "engine/kb.h"
 #include "parsed.h"
 
@@ -27,9 +28,11 @@ static struct parsed parse_log(const char *file)
 
 	if (kb_load_dir(p.fb, "kb", "kb", d) < 0)
 		fail_msg("kb/ does not load");
-	diag_free(d);
 	emit_init(&e, p.fb, file);
+	e.scan = logscan_new(p.fb, d);
+	diag_free(d);
 	p.facts = f->parse(&e, text, len, NULL);
+	logscan_free(e.scan);
 	if (format_detect(text, len, &score) != f)
 		fail_msg("%s is not detected as a kernel log", file);
 	free(text);
@@ -45,9 +48,11 @@ static struct parsed parse_log_text(const char *log)
 
 	if (kb_load_dir(p.fb, "kb", "kb", d) < 0)
 		fail_msg("kb/ does not load");
-	diag_free(d);
 	emit_init(&e, p.fb, "log");
+	e.scan = logscan_new(p.fb, d);
+	diag_free(d);
 	p.facts = format_find("dmesg")->parse(&e, log, strlen(log), NULL);
+	logscan_free(e.scan);
 	return p;
 }
 

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "engine/rule.h"
+#include "engine/rule_load.h"
 #include "engine/strbuf.h"
 #include "helpers.h"
 

@@ -14,6 +14,7 @@
 #include "engine/diagnosis.h"
 #include "engine/engine.h"
 #include "engine/kb.h"
+#include "engine/rule_load.h"
 #include "engine/xalloc.h"
 #include "parsed.h"
 
@@ -68,6 +69,7 @@ static void check_signature(const struct rule_set *rs, const struct fact *sig,
 	struct diagnosis_list *dl;
 	struct engine *e;
 	struct emit em;
+	struct logscan *scan = logscan_new(p.fb, d);
 	bool known = false, found = false;
 
 	for (size_t i = 0; severity && i < ARRAY_SIZE(severities); i++)
@@ -78,6 +80,7 @@ static void check_signature(const struct rule_set *rs, const struct fact *sig,
 		goto free_fb;
 	}
 	emit_init(&em, p.fb, id);
+	em.scan = scan;
 	p.facts = format_find("dmesg")->parse(&em, example, strlen(example),
 					      NULL);
 	if (!has_event(&p, id)) {
@@ -106,8 +109,8 @@ static void check_signature(const struct rule_set *rs, const struct fact *sig,
 	engine_free(e);
 free_fb:
 	diag_free(d);
+	logscan_free(scan);
 	fact_base_free(p.fb);
-	logscan_release();
 }
 
 static void test_every_signature_is_diagnosed(void **state)

@@ -1,0 +1,129 @@
+/* analysis: several analyses in one process (the guide's re-check, batch's
+ * base loaded once) each own their kb's log scanner and find the same
+ * signatures, and a kb whose signature pattern does not compile fails the
+ * load at its position instead of the log scan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "engine/symbol.h"
+
+#define LOG "tests/fixtures/kernel-log/module-bad-cable.txt"
+
+/* "signature x count" of every log_event, one per line (owned). */
+static char *events(const struct analysis *a)
+{
+	uint32_t sig = sym_intern_cstr("signature"),
+		 count = sym_intern_cstr("count");
+	size_t n, len = 0;
+	const uint32_t *ids =
+		fact_base_of_kind(a->fb, sym_intern_cstr("log_event"), &n);
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *e = fact_base_get(a->fb, ids[i]);
+		const struct value *c = fact_get(e, count);
+
+		fprintf(f, "%s x %lld\n", value_text(fact_get(e, sig)),
+			c ? (long long)c->i : -1LL);
+	}
+	fclose(f);
+	return text;
+}
+
+static struct analysis *analyze(const char *path, struct diag *d)
+{
+	const char *paths[] = { path };
+	struct analysis_opts o = { 0 };
+	struct analysis *a = NULL;
+
+	o.paths = paths;
+	o.npaths = 1;
+	o.no_site_rules = true;
+	assert_int_equal(analysis_run(&o, d, &a), 0);
+	assert_non_null(a);
+	return a;
+}
+
+static void test_analyses_side_by_side(void **state)
+{
+	struct diag *d = diag_new();
+	struct analysis *a, *b, *c;
+	char *ea, *eb, *ec;
+
+	(void)state;
+	setenv("RDMADOCTOR_DATADIR", ".", 1);
+	a = analyze(LOG, d);
+	ea = events(a);
+	assert_true(strlen(ea) > 0);
+	/* the guide's re-check: a new analysis while the old one lives */
+	b = analyze(LOG, d);
+	eb = events(b);
+	assert_string_equal(ea, eb);
+	analysis_free(a);
+	/* and one after the first is gone */
+	c = analyze(LOG, d);
+	ec = events(c);
+	assert_string_equal(eb, ec);
+	analysis_free(b);
+	analysis_free(c);
+	free(ea);
+	free(eb);
+	free(ec);
+	assert_int_equal(diag_errors(d), 0);
+	diag_free(d);
+}
+
+/* A copy of rules/ and kb/ whose first signature pattern opens one
+ * group more than it closes. */
+static void test_broken_signature_pattern(void **state)
+{
+	char dir[] = "/tmp/rd-analysis-XXXXXX", cmd[512];
+	const char *paths[] = { LOG };
+	struct analysis_opts o = { 0 };
+	struct analysis *a = NULL;
+	struct diag *d = diag_new();
+	const struct diag_entry *e;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(
+		cmd, sizeof(cmd),
+		"cp -r rules kb %s/ && sed -i \"0,/pattern: '(/s//pattern: '((/\" %s/kb/signatures.yaml",
+		dir, dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("RDMADOCTOR_DATADIR", dir, 1);
+	o.paths = paths;
+	o.npaths = 1;
+	o.no_site_rules = true;
+	assert_int_equal(analysis_run(&o, d, &a), EXIT_RULES);
+	assert_null(a);
+	assert_int_equal(diag_errors(d), 1);
+	e = diag_get(d, 0);
+	assert_string_equal(e->file, "kb/signatures.yaml");
+	assert_true(e->line > 0 && e->col > 0);
+	assert_non_null(strstr(e->message, "not a valid PCRE2 pattern"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("RDMADOCTOR_DATADIR", ".", 1);
+	diag_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_analyses_side_by_side),
+		cmocka_unit_test(test_broken_signature_pattern),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

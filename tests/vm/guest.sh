@@ -106,7 +106,7 @@ sc_sosreport() {
 	# sos's plugin for the RDMA stack and the two rdmadoctor reads beside
 	# it (kernel: log and modules; pci); sos's whole default set would take
 	# many minutes under TCG
-	timeout -k 5 200 sos report --batch --quiet --tmp-dir /tmp/sos \
+	timeout -k 5 180 sos report --batch --quiet --tmp-dir /tmp/sos \
 		--label vmtest -o infiniband,kernel,pci \
 		>"$OUT/sos.log" 2>&1 ||
 		fail_setup "sos report failed: $(tail -n 3 "$OUT/sos.log")"
@@ -226,7 +226,7 @@ list=$OUT/scenarios.txt
 # boot) is skipped with the reason, not started to be killed half-way.
 need() {
 	case "$1" in
-	sosreport) echo 210 ;;
+	sosreport) echo 190 ;;
 	*) echo 40 ;;
 	esac
 }

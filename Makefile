@@ -5,6 +5,8 @@
 #   make test       install missing packages, build, run every test
 #   make asan       the whole suite under AddressSanitizer and UBSan
 #   make valgrind   the whole suite under valgrind memcheck
+#   make vmtest     soft-RoCE in a QEMU VM of Debian's kernel: real-stack
+#                   scenarios (tests/vm/run.sh; installs what it needs)
 #   make fuzz       build the libFuzzer targets (clang) and their seeds
 #   make fuzz-smoke run each fuzz target for FUZZ_SECONDS (30)
 #   make slurmtest  contrib/slurm on a one-node Slurm cluster (tests/slurm.sh)
@@ -59,7 +61,7 @@ BENCH_ENV = RD_BIN=$(BIN) BENCHGEN=$(BUILD)/bench/benchgen \
 	BENCH_DIR=$(BUILD)/bench/work
 
 .PHONY: all deps run test unit golden asan valgrind fuzz fuzz-bins fuzz-smoke FORCE \
-	install format check-format clean bench bench-smoke slurmtest
+	install format check-format clean bench bench-smoke slurmtest vmtest
 
 all: $(BIN)
 
@@ -125,6 +127,11 @@ test: deps
 # installs slurm-wlm and munge when missing.
 slurmtest: $(BIN)
 	@RD_BIN=./$(BIN) tests/slurm.sh
+
+# The VM test installs its own packages (QEMU, perftest, sos) and caches
+# the kernel under build/vm (VM_CACHE).
+vmtest: $(BIN)
+	@tests/vm/run.sh
 
 bench: $(BIN) $(BENCH_TOOLS)
 	@for b in $(BENCHES); do $(BENCH_ENV) $$b || exit 1; done

@@ -13,8 +13,13 @@
 
 /* At most this many interfaces get an ethtool -i each. */
 #define ETHTOOL_MAX_IFACES 64 /* @@ */
-/* How long the perftest server gets to start listening. */
+/* How long the perftest server gets to start listening; then the client
+ * tries again, every LOOPBACK_RETRY_MS up to LOOPBACK_TRIES times, while
+ * it finds nobody listening (a slow or loaded host starts the server
+ * late). */
 #define LOOPBACK_SERVER_WAIT_MS 500 /* @@ */
+#define LOOPBACK_RETRY_MS 250 /* @@ */
+#define LOOPBACK_TRIES 40 /* @@ */
 /* At most this many adapters get a firmware query, perfquery, ... */
 #define FW_QUERY_MAX 16 /* @@ */
 #define PERFQUERY_MAX 32 /* @@ */
@@ -395,6 +400,16 @@ static bool active_device(struct col_ctx *c, char *dev, size_t size)
 	return true;
 }
 
+/* Whether perftest's client gave up for want of a listening server
+ * (perftest src/perftest_communication.c: "Couldn't connect to %s:%d"). */
+static bool client_found_no_server(const struct fetch *f)
+{
+	static const char msg[] = "Couldn't connect to ";
+
+	return f->status == FETCH_OK && f->exit_code != 0 && f->data &&
+	       memmem(f->data, f->len, msg, sizeof(msg) - 1);
+}
+
 /* Loopback bandwidth (check --perftest): an ib_write_bw server on the
  * first active port and a client to it through localhost.  Only the
  * client's output is kept; it is what a bundle replays. */
@@ -441,7 +456,13 @@ void col_loopback_bw(struct col_ctx *c, struct col_status *st)
 	}
 	/* The server needs a moment to listen before the client connects. */
 	usleep(LOOPBACK_SERVER_WAIT_MS * 1000);
-	source_command(c->src, cmd, dev, &f);
+	for (int i = 1;; i++) {
+		source_command(c->src, cmd, dev, &f);
+		if (i >= LOOPBACK_TRIES || !client_found_no_server(&f))
+			break;
+		fetch_release(&f);
+		usleep(LOOPBACK_RETRY_MS * 1000);
+	}
 	run_finish(&server, source_timeout_ms(c->src), 65536, &sr);
 	facts = f.status == FETCH_OK ? col_parse(c, "perftest", &f, dev) : 0;
 	if (sr.status == RUN_NOT_FOUND)

@@ -9,11 +9,14 @@
 #include <sys/resource.h>
 
 #include "collectors/collector.h"
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
 /* Size of the memory region the smoke test registers: big enough that a
  * low memlock limit shows, small enough to be harmless. */
 #define SMOKE_MR_BYTES (4u << 20) /* @@ */
+/* Devices whose smoke test the collector's status line names. */
+#define SMOKE_SHOWN 4 /* @@ */
 /* Most GID entries queried per port. */
 #define GIDS_MAX 1024 /* @@ */
 
@@ -122,9 +125,28 @@ static void port_facts(struct col_ctx *c, struct ibv_context *ctx,
 	}
 }
 
+/* The first step of a device's smoke test that failed, if any. */
+struct smoke_result {
+	const char *step;
+	int err;
+};
+
+/* step(), remembering the first failure in r. */
+static void smoke_step(struct col_ctx *c, struct smoke_result *r,
+		       const char *name, const char *dev, int err)
+{
+	step(c, name, dev, err, -1);
+	if (err && !r->step) {
+		r->step = name;
+		r->err = err;
+	}
+}
+
 /* Open, PD, MR, CQ, QP to INIT: each step's errno becomes a fact, so a
- * memlock limit, permissions or a missing provider show. */
-static void smoke(struct col_ctx *c, struct ibv_device *dev)
+ * memlock limit, permissions or a missing provider show; the first failure
+ * goes to r. */
+static void smoke(struct col_ctx *c, struct ibv_device *dev,
+		  struct smoke_result *r)
 {
 	const char *name = ibv_get_device_name(dev);
 	struct ibv_context *ctx = ibv_open_device(dev);
@@ -135,21 +157,21 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev)
 	struct ibv_qp *qp = NULL;
 	void *buf = NULL;
 
-	step(c, "open_device", name, ctx ? 0 : errno ? errno : ENODEV, -1);
+	smoke_step(c, r, "open_device", name, ctx ? 0 : errno ? errno : ENODEV);
 	if (!ctx)
 		return;
 	if (!ibv_query_device(ctx, &da))
 		port_facts(c, ctx, name, da.phys_port_cnt);
 	pd = ibv_alloc_pd(ctx);
-	step(c, "alloc_pd", name, pd ? 0 : errno ? errno : ENOMEM, -1);
+	smoke_step(c, r, "alloc_pd", name, pd ? 0 : errno ? errno : ENOMEM);
 	if (!pd)
 		goto out;
 	buf = calloc(1, SMOKE_MR_BYTES);
 	mr = buf ? ibv_reg_mr(pd, buf, SMOKE_MR_BYTES, IBV_ACCESS_LOCAL_WRITE) :
 		   NULL;
-	step(c, "reg_mr", name, mr ? 0 : errno ? errno : ENOMEM, -1);
+	smoke_step(c, r, "reg_mr", name, mr ? 0 : errno ? errno : ENOMEM);
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	step(c, "create_cq", name, cq ? 0 : errno ? errno : ENOMEM, -1);
+	smoke_step(c, r, "create_cq", name, cq ? 0 : errno ? errno : ENOMEM);
 	if (cq) {
 		struct ibv_qp_init_attr qa = { 0 };
 		struct ibv_qp_attr attr = { 0 };
@@ -159,16 +181,19 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev)
 		qa.cap.max_send_wr = qa.cap.max_recv_wr = 1;
 		qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
 		qp = ibv_create_qp(pd, &qa);
-		step(c, "create_qp", name, qp ? 0 : errno ? errno : ENOMEM, -1);
+		smoke_step(c, r, "create_qp", name,
+			   qp	 ? 0 :
+			   errno ? errno :
+				   ENOMEM);
 		if (qp) {
 			attr.qp_state = IBV_QPS_INIT;
 			attr.port_num = 1;
-			step(c, "modify_qp_init", name,
-			     ibv_modify_qp(qp, &attr,
-					   IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-						   IBV_QP_PORT |
-						   IBV_QP_ACCESS_FLAGS),
-			     -1);
+			smoke_step(c, r, "modify_qp_init", name,
+				   ibv_modify_qp(qp, &attr,
+						 IBV_QP_STATE |
+							 IBV_QP_PKEY_INDEX |
+							 IBV_QP_PORT |
+							 IBV_QP_ACCESS_FLAGS));
 		}
 	}
 	if (qp)
@@ -185,6 +210,7 @@ out:
 
 void col_verbs(struct col_ctx *c, struct col_status *st)
 {
+	struct strbuf detail = { 0 };
 	struct ibv_device **list;
 	int n = 0;
 
@@ -200,13 +226,30 @@ void col_verbs(struct col_ctx *c, struct col_status *st)
 		return;
 	}
 	step(c, "get_device_list", NULL, 0, n);
+	sb_printf(&detail, "libibverbs: %d devices", n);
 	for (int i = 0; i < n; i++) {
-		col_progress(c, "verbs smoke test on %s",
-			     ibv_get_device_name(list[i]));
-		smoke(c, list[i]);
+		struct smoke_result r = { NULL, 0 };
+		const char *name = ibv_get_device_name(list[i]);
+
+		col_progress(c, "verbs smoke test on %s", name);
+		smoke(c, list[i], &r);
+		if (i >= SMOKE_SHOWN)
+			continue;
+		if (r.step)
+			sb_printf(&detail,
+				  "; smoke test failed on %s at %s: %s", name,
+				  r.step, strerror(r.err));
+		else
+			sb_printf(
+				&detail,
+				"; smoke test passed on %s (open, PD, MR, CQ, QP to INIT)",
+				name);
 	}
+	if (n > SMOKE_SHOWN)
+		sb_printf(&detail, "; %d more devices", n - SMOKE_SHOWN);
 	ibv_free_device_list(list);
-	col_status(st, FETCH_OK, "libibverbs: %d devices", n);
+	col_status(st, FETCH_OK, "%s", sb_str(&detail));
+	sb_release(&detail);
 }
 
 void col_limits(struct col_ctx *c, struct col_status *st)

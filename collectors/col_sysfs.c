@@ -8,9 +8,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "collectors/sources/archive.h"
 #include "collectors/collector.h"
 #include "collectors/parsers/port_state.h"
+#include "collectors/sources/archive.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
@@ -480,6 +480,43 @@ static void state_attr(struct col_ctx *c, struct emit *e, struct fact *f,
 	free(path);
 }
 
+/* The interface a RoCE port's GIDs hang on (gid_attrs/ndevs/0), as a
+ * netdev fact with its MTU and operstate from /sys/class/net: what a
+ * host without ethtool or ibdev2netdev still shows. */
+static void port_netdev(struct col_ctx *c, const char *dev, const char *dir,
+			const char *port)
+{
+	char *path = xasprintf("%s/gid_attrs/ndevs/0", dir), nd[64], buf[64];
+	struct emit e;
+	struct fact *f;
+
+	if (!col_attr(c, path, nd, sizeof(nd)) || !nd[0] || nd[0] == '.' ||
+	    strchr(nd, '/')) {
+		free(path);
+		return;
+	}
+	free(path);
+	path = xasprintf("/sys/class/net/%s", nd);
+	emit_at(c, &e, path);
+	f = emit_begin(&e, "netdev", NULL);
+	emit_str(&e, f, "name", nd, strlen(nd), NULL);
+	emit_str(&e, f, "hca", dev, strlen(dev), NULL);
+	emit_str(&e, f, "port", port, strlen(port), NULL);
+	attr(c, &e, f, "mtu", path, "mtu");
+	{
+		char *op = xasprintf("%s/operstate", path);
+
+		/* operstate is "up", "down", "lowerlayerdown", ...; the
+		 * vocabulary's state is Up or Down. */
+		if (col_attr(c, op, buf, sizeof(buf)) && buf[0])
+			put(c, &e, f, "state", op,
+			    !strcmp(buf, "up") ? "Up" : "Down");
+		free(op);
+	}
+	emit_end(&e, f);
+	free(path);
+}
+
 static int ib_port(struct col_ctx *c, const char *dev, const char *portdir,
 		   const char *port)
 {
@@ -502,6 +539,7 @@ static int ib_port(struct col_ctx *c, const char *dev, const char *portdir,
 	attr(c, &e, f, "sm_lid", dir, "sm_lid");
 	attr(c, &e, f, "netdev", dir, "gid_attrs/ndevs/0");
 	emit_end(&e, f);
+	port_netdev(c, dev, dir, port);
 	col_ib_gids(c, dev, dir, strtol(port, NULL, 10));
 	path = xasprintf("%s/counters", dir);
 	col_ib_counters(c, dev, path, strtol(port, NULL, 10));
@@ -529,6 +567,23 @@ static void node_type(struct col_ctx *c, struct emit *e, struct fact *f,
 	free(path);
 }
 
+/* A device no bus device stands behind: the driver core files it under
+ * /sys/devices/virtual (drivers/base/core.c, get_device_parent()), as it
+ * does rdma_rxe's and siw's.  Said only where the class link resolves into
+ * /sys/devices, so a bundle that copied the tree without its links says
+ * nothing. */
+static void software_device(struct col_ctx *c, struct emit *e, struct fact *f,
+			    const char *dir)
+{
+	char *real = NULL;
+
+	if (!source_realpath(c->src, dir, &real) && real &&
+	    strstr(real, "/sys/devices/"))
+		emit_bool(e, f, "software",
+			  strstr(real, "/sys/devices/virtual/") != NULL, NULL);
+	free(real);
+}
+
 static void ib_device(struct col_ctx *c, const char *dev, int *ports)
 {
 	char *dir = xasprintf("/sys/class/infiniband/%s", dev);
@@ -547,6 +602,7 @@ static void ib_device(struct col_ctx *c, const char *dev, int *ports)
 	attr(c, &e, f, "hw_ver", dir, "hw_rev");
 	attr(c, &e, f, "node_guid", dir, "node_guid");
 	node_type(c, &e, f, dir);
+	software_device(c, &e, f, dir);
 	if (source_exists(c->src, devdir)) {
 		link_name(c, &e, f, "pci", devdir);
 		pci_ids(c, &e, f, devdir, "vendor_id", "pci_device_id");

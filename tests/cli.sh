@@ -250,6 +250,34 @@ PATH="$T/bin:$PATH" "$BIN" collect -q --timeout 1 -o "$T/hang.tar.gz" > /dev/nul
 grep -A1 '"name": "ibstat"' "$T/hang2.json" | grep -q '"status": "timeout"' &&
 	ok || bad "hung ibstat: the snapshot does not record the timeout"
 
+# --- the tools run with libibverbs' warnings on: a provider-less device
+# is only named when IBV_SHOW_WARNINGS is set (rdma-core init.c)
+mkdir -p "$T/ibvbin"
+cat > "$T/ibvbin/ibv_devinfo" <<'TOOL'
+#!/bin/sh
+[ -n "${IBV_SHOW_WARNINGS:-}" ] &&
+	echo "libibverbs: Warning: no userspace device-specific driver found for /sys/class/infiniband_verbs/uverbs0" >&2
+echo "No IB devices found"
+exit 255
+TOOL
+chmod +x "$T/ibvbin/ibv_devinfo"
+PATH="$T/ibvbin:$PATH" "$BIN" check --json -q > "$T/ibvwarn.json" 2>&1
+grep -q '"id": "verbs-no-provider"' "$T/ibvwarn.json" && ok ||
+	bad "IBV_SHOW_WARNINGS: the provider-less device's warning was not seen"
+
+# --- a device sysfs files under /sys/devices/virtual is a software one
+mkdir -p "$T/swroot/sys/devices/virtual/infiniband/rxe0/ports" \
+	"$T/swroot/sys/devices/pci0000:00/0000:00:03.0/infiniband/mlx5_0" \
+	"$T/swroot/sys/class/infiniband"
+ln -s ../../devices/virtual/infiniband/rxe0 "$T/swroot/sys/class/infiniband/rxe0"
+ln -s ../../devices/pci0000:00/0000:00:03.0/infiniband/mlx5_0 \
+	"$T/swroot/sys/class/infiniband/mlx5_0"
+"$BIN" facts --json -q --root "$T/swroot" > "$T/sw.json" 2>&1
+grep -A3 '"name": "rxe0"' "$T/sw.json" | grep -q '"software": true' && ok ||
+	bad "software device: rxe0 under /sys/devices/virtual is not marked software"
+grep -A3 '"name": "mlx5_0"' "$T/sw.json" | grep -q '"software": false' && ok ||
+	bad "software device: mlx5_0 under a PCI function is marked software"
+
 # --- colour: only on a terminal, never with NO_COLOR or --no-color
 esc=$(printf '\033')
 if command -v script >/dev/null 2>&1; then

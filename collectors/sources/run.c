@@ -115,7 +115,11 @@ static void untrack(pid_t pid)
 struct spawn {
 	char **paths; /* candidates for argv[0], in PATH order */
 	size_t npaths;
-	char **envp; /* environ with LC_ALL=C and no LANGUAGE */
+	/* environ with LC_ALL=C, no LANGUAGE, and libibverbs' warnings on
+	 * (IBV_SHOW_WARNINGS: without it, rdma-core's init.c keeps quiet
+	 * about a device it drops for want of a provider or for an ABI it
+	 * does not speak, and a tool only says "No IB devices found") */
+	char **envp;
 	int devnull, outfd, errfd;
 	pid_t parent;
 };
@@ -161,12 +165,14 @@ static void spawn_prepare(struct spawn *sp, const char *prog)
 	}
 	for (char **e = environ; *e; e++)
 		n++;
-	sp->envp = xcalloc(n + 2, sizeof(*sp->envp));
+	sp->envp = xcalloc(n + 3, sizeof(*sp->envp));
 	n = 0;
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "LC_ALL=", 7) && strncmp(*e, "LANGUAGE=", 9))
+		if (strncmp(*e, "LC_ALL=", 7) && strncmp(*e, "LANGUAGE=", 9) &&
+		    strncmp(*e, "IBV_SHOW_WARNINGS=", 18))
 			sp->envp[n++] = xstrdup(*e);
 	sp->envp[n++] = xstrdup("LC_ALL=C");
+	sp->envp[n++] = xstrdup("IBV_SHOW_WARNINGS=1");
 	sp->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	sp->parent = getpid();
 }

@@ -243,8 +243,13 @@ n=0
 until state | grep -q DRAIN || [ $n -ge 30 ]; do sleep 1; n=$((n + 1)); done
 check "a faulty host is drained" DRAIN "$(state | grep -o DRAIN)"
 reason=$(scontrol show node "$NODE" 2> /dev/null | sed -n 's/^ *Reason=\(.*\) \[[^]]*\]$/\1/p')
-check "the reason is the root cause" \
-	"rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but mlx5_ib 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" \
-	"$reason"
+# The reason is the root-cause line 'check --nhc' prints for the fixture,
+# and that root cause is the guide's firmware diagnosis.
+want=$("$BIN" check --nhc --quiet --timeout 5 --root "$TOP/tests/fixtures/cx5-fw-mismatch/root" \
+	< /dev/null 2> /dev/null)
+want=${want#*Health check failed:  }
+check "the reason is the root cause" "$want" "$reason"
+check "the root cause is the firmware diagnosis" fw-below-driver-minimum \
+	"$(echo "$reason" | grep -o 'fw-below-driver-minimum')"
 
 finish

@@ -895,13 +895,17 @@ static void imply_port_fields(struct fact_base *fb, uint32_t id)
 	const struct fact *p = fact_base_get(fb, id);
 	const struct field *st = fact_field(p, state);
 	const struct value *dev = fact_get(p, sym_intern_cstr("hca"));
+	bool linked = false, ethernet = false;
+	struct prov st_prov = { 0, 0, NULL };
 
+	/* Everything is read before the fact grows: enriching it may move
+	 * its fields, and p, st and dev with them. */
 	for (size_t i = 0; st && i < ARRAY_SIZE(linked_states); i++) {
 		const char *t = value_text(&st->v);
 
 		if (t && !strcmp(t, linked_states[i])) {
-			fact_base_enrich(fb, id, phys, value_cstr("LINKUP"),
-					 &st->prov);
+			linked = true;
+			st_prov = st->prov;
 			break;
 		}
 	}
@@ -917,11 +921,13 @@ static void imply_port_fields(struct fact_base *fb, uint32_t id)
 		ib = a ? fact_get(fact_base_get(fb, a),
 				  sym_intern_cstr("max_rate_ib_gbps")) :
 			 NULL;
-		if (ib && ((ib->type == VALUE_NUMBER && ib->n == 0) ||
-			   (ib->type == VALUE_INT && ib->i == 0)))
-			fact_base_enrich(fb, id, ll, value_cstr("Ethernet"),
-					 NULL);
+		ethernet = ib && ((ib->type == VALUE_NUMBER && ib->n == 0) ||
+				  (ib->type == VALUE_INT && ib->i == 0));
 	}
+	if (linked)
+		fact_base_enrich(fb, id, phys, value_cstr("LINKUP"), &st_prov);
+	if (ethernet)
+		fact_base_enrich(fb, id, ll, value_cstr("Ethernet"), NULL);
 }
 
 /* Completes each hca from the knowledge base (family, virtual function,

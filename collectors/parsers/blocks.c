@@ -1046,7 +1046,12 @@ static void emit_block(struct emit *e, const struct block *b)
 	struct fact *f;
 	const char *status = b->facts ? "understood" : "ignored";
 
-	at.len = strcspn(at.p, "\n") < at.len ? strcspn(at.p, "\n") : at.len;
+	{
+		const char *nl = memchr(at.p, '\n', at.len);
+
+		if (nl)
+			at.len = (size_t)(nl - at.p);
+	}
 	f = emit_begin(e, "block", &at);
 	emit_int(e, f, "first", b->first, &at);
 	emit_int(e, f, "last", b->last, &at);

@@ -131,9 +131,10 @@ int parse_mst_status(struct emit *e, const char *text, size_t len,
 			struct line net = { tok[4].p + 4, tok[4].len - 4,
 					    ln.no };
 
-			net.len = strcspn(net.p, ",") < net.len ?
-					  strcspn(net.p, ",") :
-					  net.len;
+			const char *comma = memchr(net.p, ',', net.len);
+
+			if (comma)
+				net.len = (size_t)(comma - net.p);
 
 			f = emit_begin(e, "netdev", &ln);
 			emit_line(e, f, "name", &net, &ln);

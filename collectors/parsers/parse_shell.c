@@ -144,23 +144,33 @@ int parse_ulimit(struct emit *e, const char *text, size_t len, const char *arg)
  *   modprobe: FATAL: Module mlx5_ib not found in directory /lib/modules/...
  *   modprobe: ERROR: could not insert 'mlx5_ib': Unknown symbol in module...
  *   insmod: ERROR: could not insert module x.ko: Invalid parameters */
+/* strcspn that stops at end: a line is not terminated where it ends. */
+static size_t span_to(const char *p, const char *end, const char *reject)
+{
+	size_t n = 0;
+
+	while (p + n < end && !strchr(reject, p[n]))
+		n++;
+	return n;
+}
+
 static void module_named(const struct line *ln, struct line *mod)
 {
-	const char *at;
+	const char *at, *end = ln->p + ln->len;
 
 	mod->len = 0;
 	if ((at = memmem(ln->p, ln->len, "Module ", 7))) {
 		mod->p = at + 7;
-		mod->len = strcspn(mod->p, " ");
+		mod->len = span_to(mod->p, end, " ");
 	} else if ((at = memmem(ln->p, ln->len, "insert '", 8))) {
 		mod->p = at + 8;
-		mod->len = strcspn(mod->p, "'");
+		mod->len = span_to(mod->p, end, "'");
 	} else if ((at = memmem(ln->p, ln->len, "could not insert module ",
 				24))) {
 		const char *slash;
 
 		mod->p = at + 24;
-		mod->len = strcspn(mod->p, ": ");
+		mod->len = span_to(mod->p, end, ": ");
 		slash = memrchr(mod->p, '/', mod->len);
 		if (slash) {
 			mod->len -= (size_t)(slash + 1 - mod->p);

@@ -1134,9 +1134,13 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	log = log_stream_new(&le);
 	for (size_t i = 0; i < nparts; i++) {
 		struct block *b = &parts[i];
-		bool kernel = b->fmt && !strcmp(b->fmt->name, "dmesg");
+		bool kernel;
 		unsigned lf = le.nfacts;
 
+		/* a block reaches no byte outside the text it was cut from */
+		if (b->start < text || b->end > text + len || b->end < b->start)
+			b->fmt = NULL, b->start = b->end = text;
+		kernel = b->fmt && !strcmp(b->fmt->name, "dmesg");
 		if (!kernel) {
 			/* the outputs of this tool before this one */
 			e->snapshot = 0;

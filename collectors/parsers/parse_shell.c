@@ -158,6 +158,7 @@ static void module_named(const struct line *ln, struct line *mod)
 {
 	const char *at, *end = ln->p + ln->len;
 
+	mod->p = ln->p;
 	mod->len = 0;
 	if ((at = memmem(ln->p, ln->len, "Module ", 7))) {
 		mod->p = at + 7;

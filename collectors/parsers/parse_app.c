@@ -29,6 +29,7 @@
 #define APP_WITHIN_MAX 24 /* @@ lines after a hit its 'then' pattern reads */
 #define APP_WITHIN_DEFAULT 8 /* @@ ... when the entry names no 'within' */
 #define APP_DETAIL_MAX 512 /* @@ bytes of the lines 'then' matched */
+#define APP_PORTS_MAX 64 /* @@ ports one line lists */
 
 /* The named groups a pattern may use, in the order of struct values. */
 enum capture {
@@ -74,11 +75,13 @@ struct event {
 	struct line where; /* where.p is line */
 };
 
-/* An entry's follow-up pattern, compiled on its first hit. */
+/* An entry's follow-up and port-list patterns, compiled on its first
+ * hit. */
 struct follow {
 	bool tried;
 	struct regex *re; /* owned; NULL when the entry has none */
 	long within;
+	struct regex *ports; /* owned; NULL when the entry has none */
 };
 
 struct app_scan {
@@ -115,7 +118,11 @@ static const struct follow *follow_of(struct app_scan *sc, size_t msg)
 	if (fw->tried)
 		return fw;
 	fw->tried = true;
-	if (!(m = entry_of(sc, msg)) || !(then = fact_text(m, "then")))
+	if (!(m = entry_of(sc, msg)))
+		return fw;
+	if ((then = fact_text(m, "ports")))
+		fw->ports = regex_compile(then, 0, err, sizeof(err), &off);
+	if (!(then = fact_text(m, "then")))
 		return fw;
 	fw->re = regex_compile(then, 0, err, sizeof(err), &off);
 	w = fact_get(m, sym_intern_cstr("within"));
@@ -381,6 +388,71 @@ static void emit_limit(struct emit *e, const struct event *ev)
 	emit_end(e, f);
 }
 
+/* The link layer the entry's link_layers list ("IB=InfiniBand") gives
+ * the word w; NULL when it names none. */
+static const char *link_layer_of(const struct fact *m, const char *w)
+{
+	const struct value *v = fact_get(m, sym_intern_cstr("link_layers"));
+	size_t n = strlen(w);
+
+	for (size_t i = 0; v && v->type == VALUE_LIST && i < v->list->n; i++) {
+		const char *t = value_text(&v->list->items[i]);
+
+		if (t && !strncmp(t, w, n) && t[n] == '=')
+			return t + n + 1;
+	}
+	return NULL;
+}
+
+/* One port fact for every port the line lists (the entry's 'ports'
+ * pattern, matched again after each match), with the link layer its
+ * word maps to and the state the entry's port_state says the program
+ * requires of the ports it lists. */
+static void emit_ports(struct app_scan *sc, const struct event *ev)
+{
+	const struct follow *fw = &sc->follows[ev->msg];
+	const struct fact *m = entry_of(sc, ev->msg);
+	const char *state = m ? fact_text(m, "port_state") : NULL;
+	const struct line *ln = &ev->where;
+	size_t pos = 0, len = ln->len > APP_LINE_MAX ? APP_LINE_MAX : ln->len;
+	struct regex_match rm;
+
+	for (int k = 0; fw->ports && k < APP_PORTS_MAX && pos < len &&
+			regex_match(fw->ports, ln->p + pos, len - pos, &rm) == 1 &&
+			rm.end[0] > 0;
+	     k++) {
+		char cap[CAP_COUNT][APP_VALUE_MAX] = { { 0 } };
+		char word[APP_VALUE_MAX] = "";
+		const char *layer;
+		long long port;
+		struct fact *f;
+		int n = regex_name_count(fw->ports);
+
+		captures_of(fw->ports, &rm, ln->p + pos, cap);
+		for (int i = 0; i < n; i++) {
+			int g;
+			const char *name = regex_name_at(fw->ports, i, &g);
+
+			if (name && !strcmp(name, "link_layer"))
+				group_text(&rm, g, ln->p + pos, word,
+					   sizeof(word));
+		}
+		pos += (size_t)rm.end[0];
+		if (!cap[CAP_DEVICE][0] || !number_of(cap[CAP_PORT], &port))
+			continue;
+		f = emit_begin(sc->e, "port", ln);
+		emit_str(sc->e, f, "hca", cap[CAP_DEVICE],
+			 strlen(cap[CAP_DEVICE]), ln);
+		emit_int(sc->e, f, "port", port, ln);
+		if ((layer = link_layer_of(m, word)))
+			emit_str(sc->e, f, "link_layer", layer, strlen(layer),
+				 ln);
+		if (state)
+			emit_str(sc->e, f, "state", state, strlen(state), ln);
+		emit_end(sc->e, f);
+	}
+}
+
 static void emit_event(struct app_scan *sc, struct event *ev)
 {
 	struct emit *e = sc->e;
@@ -417,6 +489,7 @@ static void emit_event(struct app_scan *sc, struct event *ev)
 	emit_int(e, f, "count", ev->count, NULL);
 	emit_end(e, f);
 	emit_limit(e, ev);
+	emit_ports(sc, ev);
 }
 
 int app_scan(struct emit *e, const char *text, size_t len)
@@ -452,8 +525,10 @@ int app_scan(struct emit *e, const char *text, size_t len)
 		free(sc.events[i].line);
 	}
 	free(sc.events);
-	for (size_t i = 0; i < logscan_count(sc.ls); i++)
+	for (size_t i = 0; i < logscan_count(sc.ls); i++) {
 		regex_free(sc.follows[i].re);
+		regex_free(sc.follows[i].ports);
+	}
 	free(sc.follows);
 	return (int)(e->nfacts - before);
 }

@@ -446,6 +446,33 @@ static void test_entry_call(void **state)
 	done(&p);
 }
 
+/* NCCL lists the Active ports it uses, each with its link layer: every
+ * one becomes a port fact; "[RO]" (relaxed ordering) is no port. */
+static void test_listed_ports(void **state)
+{
+	struct parsed p = scan_text(
+		"ai-worker01:5771:5783 [0] NCCL INFO NET/IB : Using [0]irdma0:1/RoCE [1]irdma3:1/RoCE [RO]; OOB eth0:172.16.121.86<0>\n"
+		"[155] h19:5330:5330 [3] NCCL INFO NET/IB : Using [0]mlx5_1:1/IB [1]mlx5_3:2/IB ; OOB eth0:10.100.62.64<0>\n");
+	const struct fact *f;
+
+	(void)state;
+	assert_int_equal(count(&p, "port"), 4);
+	f = find(&p, "port", "hca", "irdma3");
+	assert_non_null(f);
+	assert_string_equal(text(f, "link_layer"), "Ethernet");
+	assert_string_equal(text(f, "state"), "ACTIVE");
+	f = find(&p, "port", "hca", "mlx5_3");
+	assert_non_null(f);
+	assert_true(has_int(f, "port", 2));
+	assert_string_equal(text(f, "link_layer"), "InfiniBand");
+	done(&p);
+
+	/* An error line names a device but lists no port in use. */
+	p = scan_text("node1:1234:1234 [0] NCCL WARN NET/IB : Unable to open device mlx5_2\n");
+	assert_int_equal(count(&p, "port"), 0);
+	done(&p);
+}
+
 /* Without the knowledge base there are no patterns and no facts;
  * comments, long lines and NUL bytes are bounded. */
 static void test_hostile(void **state)
@@ -559,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_counting),
 		cmocka_unit_test(test_follow_up_lines),
 		cmocka_unit_test(test_entry_call),
+		cmocka_unit_test(test_listed_ports),
 		cmocka_unit_test(test_healthy_outputs),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_crlf),

@@ -402,6 +402,12 @@ static void test_follow_up_lines(void **state)
 	assert_int_equal(line_of(f, "text"), 8);
 	done(&p);
 
+	/* UCX dumps the failed work request on the line after the error. */
+	p = scan_file(APP_FIXTURES "ucx-5199-transport-retry-exceeded.txt");
+	f = nth(&p, "app_error", 0);
+	assert_non_null(strstr(text(f, "detail"), "DCI QP 0xa9f wqe[0]: SEND s-e"));
+	done(&p);
+
 	/* The device line eight lines after the warning is beyond its
 	 * 'within' of 6: the device stays empty. */
 	p = scan_text("WARNING: There was an error initializing an OpenFabrics device.\n"

@@ -140,9 +140,12 @@ static int work(void *arg, size_t task, int fd)
 		a = NULL;
 	}
 	if (a) {
+		struct report_doc *doc = report_doc_new(a, &ro);
+
 		json_set(env, "exit",
 			 json_new_int(rc ? rc : analysis_exit_code(a)));
-		json_set(env, "report", report_json(a, &ro));
+		json_set(env, "report", report_json(doc));
+		report_doc_free(doc);
 		json_set(env, "adapters", adapters_json(a));
 	} else {
 		text = reason_of(d, path);

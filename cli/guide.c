@@ -52,6 +52,9 @@ struct session {
 	struct analysis_opts base; /* what to collect from */
 	struct answers answers; /* given beforehand, then in the session */
 	struct analysis *a;
+	/* a's report document (with the reasoning), made when first shown
+	 * and dropped whenever a changes */
+	struct report_doc *doc;
 	char **asked; /* question ids asked in this session */
 	size_t nasked;
 	bool no_input; /* input ended: ask nothing more */
@@ -66,6 +69,23 @@ struct session {
 };
 
 /* ---- plumbing ---- */
+
+/* The report document of the current analysis. */
+static const struct report_doc *document(struct session *s)
+{
+	const struct report_opts ro = { true, "guide" };
+
+	if (!s->doc)
+		s->doc = report_doc_new(s->a, &ro);
+	return s->doc;
+}
+
+/* The analysis changed (an answer, a re-check): its document is stale. */
+static void analysis_changed(struct session *s)
+{
+	report_doc_free(s->doc);
+	s->doc = NULL;
+}
 
 /* Shows what went to the diagnostics sink, paged like everything else. */
 static void show_diag(struct session *s)
@@ -217,6 +237,7 @@ static void ask(struct session *s, const struct question *q,
 	if (err && !s->a->engine_rc)
 		s->a->engine_rc = err;
 	analysis_refresh(s->a);
+	analysis_changed(s);
 	show_diag(s);
 }
 
@@ -601,13 +622,13 @@ static void not_checked(struct session *s)
 
 /* ---- the diagnosis ---- */
 
-static void ranks(struct strbuf *sb, const struct analysis *a, const char *what,
-		  const size_t *idx, size_t n)
+static void ranks(struct strbuf *sb, const struct report_doc *doc,
+		  const char *what, const size_t *idx, size_t n)
 {
 	sb_printf(sb, "    %s", what);
 	for (size_t k = 0; k < n; k++)
 		sb_printf(sb, "%s #%d", k ? "," : "",
-			  a->dl->items[idx[k]]->rank);
+			  doc->diagnoses[idx[k]].rank);
 	sb_puts(sb, ".\n");
 }
 
@@ -615,31 +636,31 @@ static void ranks(struct strbuf *sb, const struct analysis *a, const char *what,
  * shows its message and its cause: what to do is what the cause says. */
 static void summary(struct session *s)
 {
-	const struct analysis *a = s->a;
+	const struct report_doc *doc = document(s);
 	struct strbuf sb = STRBUF_INIT;
 
 	sb_printf(&sb, "%sDiagnosis%s", term_on(TERM_BOLD), term_off());
-	if (a->hostname[0])
-		sb_printf(&sb, " of %s", a->hostname);
-	if (!a->dl || !a->dl->n)
+	if (doc->hostname[0])
+		sb_printf(&sb, " of %s", doc->hostname);
+	if (!doc->ndiagnoses)
 		sb_printf(
 			&sb,
 			": %snothing found%s; every check that had its evidence passed.\n",
 			term_on(TERM_GREEN), term_off());
 	else
 		sb_puts(&sb, ", most likely root cause first:\n");
-	for (size_t i = 0; a->dl && i < a->dl->n; i++) {
-		const struct diagnosis *dg = a->dl->items[i];
+	for (size_t i = 0; i < doc->ndiagnoses; i++) {
+		const struct report_diagnosis *dg = &doc->diagnoses[i];
 
 		sb_printf(&sb, "\n%2d  %s%s%s  %s%s%s  %s[%s]%s\n", dg->rank,
 			  term_on(term_severity_color(dg->severity)),
 			  severity_word(dg->severity), term_off(),
-			  term_on(TERM_BOLD), dg->rule->title, term_off(),
+			  term_on(TERM_BOLD), dg->title, term_off(),
 			  term_on(TERM_DIM), layer_to_str(dg->layer),
 			  term_off());
 		sb_printf(&sb, "    %s\n", dg->message);
 		if (dg->nexplained_by) {
-			ranks(&sb, a, "Explained by", dg->explained_by,
+			ranks(&sb, doc, "Explained by", dg->explained_by,
 			      dg->nexplained_by);
 			continue;
 		}
@@ -648,7 +669,8 @@ static void summary(struct session *s)
 		for (size_t k = 0; k < dg->nremediation; k++)
 			sb_printf(&sb, "    - %s\n", dg->remediation[k]);
 		if (dg->nexplains)
-			ranks(&sb, a, "Explains", dg->explains, dg->nexplains);
+			ranks(&sb, doc, "Explains", dg->explains,
+			      dg->nexplains);
 	}
 	/* the list, the save line and the menu on one screen when they fit */
 	tty_keep(s->tty,
@@ -730,7 +752,7 @@ static void details(struct session *s, size_t i)
 
 	if (!f)
 		return;
-	report_text_diagnosis(f, s->a, s->a->dl->items[i], true);
+	report_text_diagnosis(f, document(s), i);
 	fclose(f);
 	tty_puts(s->tty, "\n");
 	tty_puts(s->tty, text);
@@ -751,6 +773,7 @@ static void recheck(struct session *s)
 	}
 	before = s->a;
 	s->a = now;
+	analysis_changed(s);
 	sweep(s, "A new question, since the evidence changed:");
 	if (recheck_diff(before, s->a, RECHECK_EVIDENCE_LINES, &diff))
 		tty_printf(s->tty,
@@ -933,6 +956,7 @@ int cmd_guide(struct options *o)
 	tty_close(s.tty);
 out:
 	diag_print(s.d, stderr, "rdmadoctor");
+	analysis_changed(&s);
 	analysis_free(s.a);
 	answers_release(&s.answers);
 	for (size_t i = 0; i < s.nasked; i++)

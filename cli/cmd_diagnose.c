@@ -99,7 +99,7 @@ static int finish_nhc(struct diag *d, struct analysis *a, int rc,
 static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		  int rc, const char *command)
 {
-	struct report_opts ro = { o->explain, command };
+	struct report_opts ro = { o->explain, command, o->colored };
 	struct page p = { NULL, NULL, a, NULL };
 	struct report_doc *doc = NULL;
 	struct json *json = NULL;

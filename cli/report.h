@@ -14,6 +14,7 @@ struct explain;
 struct report_opts {
 	bool explain; /* the chain of reasoning under each diagnosis */
 	const char *command; /* "check", "analyze", ... for the heading */
+	bool color; /* the text report in colour (term.h) */
 };
 
 /* The report's document model: what every renderer of one host's
@@ -53,6 +54,7 @@ struct report_collector {
 
 struct report_doc {
 	bool explain;
+	bool color; /* text renderers colour their words */
 	const char *command;
 	const char *verdict; /* report_verdict */
 	bool insufficient; /* no layer could be judged */
@@ -102,9 +104,10 @@ struct json *report_facts_json(const struct fact_base *fb);
 struct json *report_snapshot_json(const struct fact_base *fb);
 
 /* batch: a host's line as it is analysed (an entry of the fleet
- * summary's hosts), and the fleet summary that ends the run. */
-void report_fleet_host_text(FILE *out, const struct json *host);
-void report_fleet_text(FILE *out, const struct json *summary);
+ * summary's hosts), and the fleet summary that ends the run; in colour
+ * when color. */
+void report_fleet_host_text(FILE *out, const struct json *host, bool color);
+void report_fleet_text(FILE *out, const struct json *summary, bool color);
 
 /* --html: one self-contained page (inline CSS and SVG, nothing fetched)
  * for a host's report (the JSON of report_json) or for a fleet summary.

@@ -86,6 +86,7 @@ struct report_doc *report_doc_new(const struct analysis *a,
 	size_t n = a->dl ? a->dl->n : 0;
 
 	doc->explain = o->explain;
+	doc->color = o->color;
 	doc->command = o->command ? o->command : "";
 	doc->verdict = report_verdict(a);
 	doc->insufficient = analysis_insufficient(a);

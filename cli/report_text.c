@@ -35,7 +35,7 @@ static void layers(FILE *out, const struct report_doc *doc)
 					   st[i];
 		upper[i] = '\0';
 		fprintf(out, "  %-14s %s%-8s%s ", layer_to_str((enum layer)l),
-			term_on(status_color(v->status)), upper, term_off());
+			term_on(doc->color, status_color(v->status)), upper, term_off(doc->color));
 		term_puts(out, v->summary ? v->summary : "");
 		fputc('\n', out);
 	}
@@ -81,10 +81,10 @@ void report_text_diagnosis(FILE *out, const struct report_doc *doc, size_t i)
 	const struct report_diagnosis *dg = &doc->diagnoses[i];
 
 	fprintf(out, "%s#%d %s%s  %s, %s layer, confidence %.2f, score %.2f\n",
-		term_on(TERM_BOLD), dg->rank, dg->title, term_off(), dg->id,
+		term_on(doc->color, TERM_BOLD), dg->rank, dg->title, term_off(doc->color), dg->id,
 		layer_to_str(dg->layer), dg->cf, dg->score);
-	fprintf(out, "   %s%s%s: ", term_on(term_severity_color(dg->severity)),
-		severity_to_str(dg->severity), term_off());
+	fprintf(out, "   %s%s%s: ", term_on(doc->color, term_severity_color(dg->severity)),
+		severity_to_str(dg->severity), term_off(doc->color));
 	term_puts(out, dg->message);
 	fputc('\n', out);
 	if (dg->nremediation) {
@@ -135,9 +135,9 @@ static void collectors(FILE *out, const struct report_doc *doc)
 		const struct report_collector *c = &doc->collectors[i];
 
 		fprintf(out, "  %-18s %s%-9s%s ", c->name,
-			term_on(strcmp(c->status, "ok") ? TERM_YELLOW :
+			term_on(doc->color, strcmp(c->status, "ok") ? TERM_YELLOW :
 							  TERM_NONE),
-			c->status, term_off());
+			c->status, term_off(doc->color));
 		term_puts(out, c->detail ? c->detail : "");
 		fputc('\n', out);
 	}
@@ -185,14 +185,14 @@ static void skipped(FILE *out, const struct report_doc *doc)
 
 /* No layer could be judged: say so, and how to get the evidence, rather
  * than report a healthy host. */
-static void insufficient(FILE *out)
+static void insufficient(FILE *out, const struct report_doc *doc)
 {
 	fprintf(out,
 		"%sInsufficient evidence:%s no layer could be judged, so this is not a clean bill of health.\n"
 		"  Give rdmadoctor the host's RDMA evidence: run 'rdmadoctor collect' on the host and\n"
 		"  analyse the bundle it writes, or a sosreport, or the outputs of ibstat, ibv_devinfo -v,\n"
 		"  lsmod, ethtool -i IFACE, lspci -vv and dmesg (\"Evidence read\" below lists what is missing).\n\n",
-		term_on(TERM_YELLOW), term_off());
+		term_on(doc->color, TERM_YELLOW), term_off(doc->color));
 }
 
 void report_text(FILE *out, const struct report_doc *doc)
@@ -211,12 +211,12 @@ void report_text(FILE *out, const struct report_doc *doc)
 	layers(out, doc);
 	fputc('\n', out);
 	if (doc->insufficient)
-		insufficient(out);
+		insufficient(out, doc);
 	if (!doc->ndiagnoses) {
 		if (!doc->insufficient)
 			fprintf(out,
 				"%sNo diagnosis:%s every rule that could be checked passed.\n",
-				term_on(TERM_GREEN), term_off());
+				term_on(doc->color, TERM_GREEN), term_off(doc->color));
 	} else {
 		fprintf(out, "Diagnoses, most likely root cause first:\n\n");
 		for (size_t i = 0; i < doc->ndiagnoses; i++) {

@@ -383,7 +383,7 @@ static void indented(const char *text, const char *indent)
 /* The diagnoses with their chain of reasoning, under a failed case. */
 static void show_fired(const struct analysis *a)
 {
-	const struct report_opts ro = { true, "rules test" };
+	const struct report_opts ro = { true, "rules test", false };
 	struct report_doc *doc;
 	char *text = NULL;
 	size_t len = 0;

@@ -122,7 +122,7 @@ static int work(void *arg, size_t task, int fd)
 	struct batch *b = arg;
 	const char *path = b->in.v[b->bundle[task]].path;
 	struct analysis_opts ao = b->ao;
-	struct report_opts ro = { b->o->explain, "batch" };
+	struct report_opts ro = { b->o->explain, "batch", false };
 	struct diag *d = diag_new();
 	struct analysis *a = NULL;
 	struct json *env = json_new_object();
@@ -140,9 +140,12 @@ static int work(void *arg, size_t task, int fd)
 		a = NULL;
 	}
 	if (a) {
+		struct report_doc *doc = report_doc_new(a, &ro);
+
 		json_set(env, "exit",
 			 json_new_int(rc ? rc : analysis_exit_code(a)));
-		json_set(env, "report", report_json(a, &ro));
+		json_set(env, "report", report_json(doc));
+		report_doc_free(doc);
 		json_set(env, "adapters", adapters_json(a));
 	} else {
 		text = reason_of(d, path);
@@ -228,7 +231,7 @@ static void emit_failure(struct batch *b, const char *path, const char *reason)
 	} else {
 		struct json *h = fleet_last_host(b->fleet);
 
-		report_fleet_host_text(stdout, h);
+		report_fleet_host_text(stdout, h, b->o->colored);
 		json_free(h);
 	}
 }
@@ -244,7 +247,7 @@ static void emit_host(struct batch *b, const char *path, const struct json *env)
 	} else {
 		struct json *h = fleet_last_host(b->fleet);
 
-		report_fleet_host_text(stdout, h);
+		report_fleet_host_text(stdout, h, b->o->colored);
 		json_free(h);
 	}
 }
@@ -355,7 +358,7 @@ static int finish(struct batch *b, int signo)
 	if (b->o->json)
 		emit_line(doc);
 	else
-		report_fleet_text(stdout, summary);
+		report_fleet_text(stdout, summary, b->o->colored);
 	fflush(stdout);
 	if (b->o->html && write_page(summary, report_html_fleet, b->o->html) &&
 	    rc < EXIT_USAGE)

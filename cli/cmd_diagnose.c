@@ -27,93 +27,59 @@ static char *masked(struct redactor *r, char *text, size_t len)
 	return out;
 }
 
-/* savefile_fill_fn for a string. */
-static int fill_text(int fd, void *ctx, char *err, size_t errsize)
+/* What one output is rendered from: the report's document, its JSON, or
+ * the fact base (the snapshot) or the redactor (its map). */
+struct page {
+	const struct report_doc *doc;
+	const struct json *json;
+	const struct analysis *a;
+	const struct redactor *r;
+};
+
+static void render_html(FILE *out, const struct page *p)
 {
-	const char *p = ctx;
-	size_t left = strlen(p);
-
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(err, errsize, "%s", strerror(errno));
-			return -errno;
-		}
-		p += n;
-		left -= (size_t)n;
-	}
-	return 0;
+	report_html(out, p->json);
 }
 
-/* --html and --markdown: the report rendered from its JSON by render,
- * masked with --redact, written atomically. */
-static int write_page(const struct analysis *a, const struct report_opts *ro,
-		      void (*render)(FILE *, const struct json *),
-		      const char *path, struct redactor *r, struct diag *d)
+static void render_markdown(FILE *out, const struct page *p)
 {
-	struct json *j = report_json(a, ro);
+	report_markdown(out, p->json);
+}
+
+static void render_snapshot(FILE *out, const struct page *p)
+{
+	struct json *j = report_snapshot_json(p->a->fb);
+
+	report_print_json(out, j);
+	json_free(j);
+}
+
+static void render_map(FILE *out, const struct page *p)
+{
+	redact_write_map(p->r, out);
+}
+
+/* Renders one output into memory, masks it with --redact (mask; never
+ * the map itself) and writes it to path atomically, private or not. */
+static int write_page(const struct page *p,
+		      void (*render)(FILE *, const struct page *),
+		      const char *path, bool private, struct redactor *mask,
+		      struct diag *d)
+{
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 	int err;
 
 	if (!mem) {
-		json_free(j);
-		diag_error(d, "%s: cannot render the report", path);
+		diag_error(d, "%s: cannot render the output", path);
 		return -ENOMEM;
 	}
-	render(mem, j);
+	render(mem, p);
 	fclose(mem);
-	json_free(j);
-	text = masked(r, text, len);
-	err = savefile_write_text(path, text, d);
-	free(text);
-	return err;
-}
-
-/* --save with --redact: the snapshot masked, private as savefile_write
- * makes it. */
-static int write_masked_snapshot(const struct analysis *a, const char *path,
-				 struct redactor *r, struct diag *d)
-{
-	struct json *j = report_snapshot_json(a->fb);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	int err;
-
-	if (!mem) {
-		json_free(j);
-		diag_error(d, "%s: cannot render the snapshot", path);
-		return -ENOMEM;
-	}
-	report_print_json(mem, j);
-	fclose(mem);
-	json_free(j);
-	text = masked(r, text, len);
-	err = savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_text, text, d);
-	free(text);
-	return err;
-}
-
-/* --redact-map: the mapping, private: it undoes the masking. */
-static int write_map(const struct redactor *r, const char *path,
-		     struct diag *d)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	int err;
-
-	if (!mem)
-		return -ENOMEM;
-	redact_write_map(r, mem);
-	fclose(mem);
-	err = savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_text,
-			      text ? text : (char *)"", d);
+	text = masked(mask, text, len);
+	err = private ? savefile_write_private(path, text ? text : "", d) :
+			savefile_write_text(path, text ? text : "", d);
 	free(text);
 	return err;
 }
@@ -133,7 +99,10 @@ static int finish_nhc(struct diag *d, struct analysis *a, int rc,
 static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		  int rc, const char *command)
 {
-	struct report_opts ro = { o->explain, command };
+	struct report_opts ro = { o->explain, command, o->colored };
+	struct page p = { NULL, NULL, a, NULL };
+	struct report_doc *doc = NULL;
+	struct json *json = NULL;
 	struct redactor *r = NULL;
 	bool save_failed = false;
 	char *text = NULL;
@@ -145,20 +114,32 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		redact_add(r, REDACT_HOST, a->hostname);
 		redact_add_facts(r, a->fb);
 	}
+	/* the one walk over the analysis, and its JSON for the outputs that
+	 * render from it */
+	if (a)
+		doc = report_doc_new(a, &ro);
+	if (doc && (o->json || o->html || o->markdown))
+		json = report_json(doc);
+	p.doc = doc;
+	p.json = json;
+	p.r = r;
 	if (a && o->save)
-		save_failed = (r ? write_masked_snapshot(a, o->save, r, d) :
+		save_failed = (r ? write_page(&p, render_snapshot, o->save,
+					      true, r, d) :
 				   savefile_write(a, o->save, d)) != 0;
-	if (a && o->html)
-		save_failed |=
-			write_page(a, &ro, report_html, o->html, r, d) != 0;
-	if (a && o->markdown)
-		save_failed |= write_page(a, &ro, report_markdown, o->markdown,
-					  r, d) != 0;
+	if (json && o->html)
+		save_failed |= write_page(&p, render_html, o->html, false, r,
+					  d) != 0;
+	if (json && o->markdown)
+		save_failed |= write_page(&p, render_markdown, o->markdown,
+					  false, r, d) != 0;
 	diag_print(d, stderr, "rdmadoctor");
 	/* with --redact everything for standard output is rendered first,
 	 * then masked */
 	out = r ? open_memstream(&text, &len) : stdout;
 	if (!out) {
+		json_free(json);
+		report_doc_free(doc);
 		redact_free(r);
 		analysis_free(a);
 		return EXIT_USAGE;
@@ -166,20 +147,20 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	if (o->nhc) {
 		rc = finish_nhc(d, a, rc, save_failed, out);
 		a = NULL;
-	} else if (a && o->json) {
-		struct json *j = report_json(a, &ro);
-
-		report_print_json(out, j);
-		json_free(j);
-	} else if (a) {
-		report_text(out, a, &ro);
+	} else if (json && o->json) {
+		report_print_json(out, json);
+	} else if (doc) {
+		report_text(out, doc);
 	}
+	json_free(json);
+	report_doc_free(doc);
 	if (r) {
 		fclose(out);
 		text = masked(r, text, len);
 		fputs(text, stdout);
 		free(text);
-		if (o->redact_map && write_map(r, o->redact_map, d)) {
+		if (o->redact_map &&
+		    write_page(&p, render_map, o->redact_map, true, NULL, d)) {
 			diag_print(d, stderr, "rdmadoctor");
 			save_failed = true;
 			if (!rc)

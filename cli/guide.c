@@ -34,8 +34,6 @@
 
 /* Evidence changes listed after a re-check before "and N more". */
 #define RECHECK_EVIDENCE_LINES 8 /* @@ */
-/* The question asked before the walk: the symptom steers the checks. */
-#define FIRST_QUESTION "symptom"
 /* Column where the status of a check line starts. */
 #define STATUS_COLUMN 66 /* @@ */
 
@@ -52,6 +50,9 @@ struct session {
 	struct analysis_opts base; /* what to collect from */
 	struct answers answers; /* given beforehand, then in the session */
 	struct analysis *a;
+	/* a's report document (with the reasoning), made when first shown
+	 * and dropped whenever a changes */
+	struct report_doc *doc;
 	char **asked; /* question ids asked in this session */
 	size_t nasked;
 	bool no_input; /* input ended: ask nothing more */
@@ -66,6 +67,23 @@ struct session {
 };
 
 /* ---- plumbing ---- */
+
+/* The report document of the current analysis. */
+static const struct report_doc *document(struct session *s)
+{
+	const struct report_opts ro = { true, "guide", s->o->colored };
+
+	if (!s->doc)
+		s->doc = report_doc_new(s->a, &ro);
+	return s->doc;
+}
+
+/* The analysis changed (an answer, a re-check): its document is stale. */
+static void analysis_changed(struct session *s)
+{
+	report_doc_free(s->doc);
+	s->doc = NULL;
+}
 
 /* Shows what went to the diagnostics sink, paged like everything else. */
 static void show_diag(struct session *s)
@@ -199,8 +217,8 @@ static void ask(struct session *s, const struct question *q,
 			   s->nasked, r->title);
 	else
 		tty_printf(s->tty, "\n  Question %zu:\n", s->nasked);
-	tty_printf(s->tty, "  %s%s%s\n", term_on(TERM_BOLD), q->prompt,
-		   term_off());
+	tty_printf(s->tty, "  %s%s%s\n", term_on(s->o->colored, TERM_BOLD), q->prompt,
+		   term_off(s->o->colored));
 	for (size_t i = 0; i < q->nchoices; i++)
 		tty_printf(s->tty, "    %2zu  %s%s\n", i + 1,
 			   q->choices[i].label,
@@ -217,6 +235,7 @@ static void ask(struct session *s, const struct question *q,
 	if (err && !s->a->engine_rc)
 		s->a->engine_rc = err;
 	analysis_refresh(s->a);
+	analysis_changed(s);
 	show_diag(s);
 }
 
@@ -293,7 +312,7 @@ static void check_line(struct session *s, const char *title, enum term_color c,
 	tty_printf(
 		s->tty, "  %s %.*s %s%s%s\n", title, dots,
 		"................................................................................",
-		term_on(c), word, term_off());
+		term_on(s->o->colored, c), word, term_off(s->o->colored));
 }
 
 /* Adds to sb, once each, the kinds of facts a "missing" text names:
@@ -342,8 +361,8 @@ static void show_folded(struct session *s)
 		snprintf(title, sizeof(title), "%zu check%s without evidence",
 			 na, na == 1 ? "" : "s");
 		check_line(s, title, TERM_DIM, "n/a");
-		tty_printf(s->tty, "    %sneed %s facts%s\n", term_on(TERM_DIM),
-			   sb_str(&kinds), term_off());
+		tty_printf(s->tty, "    %sneed %s facts%s\n", term_on(s->o->colored, TERM_DIM),
+			   sb_str(&kinds), term_off(s->o->colored));
 	}
 	sb_release(&kinds);
 	free(s->no_data);
@@ -457,10 +476,10 @@ static void verdict(struct session *s, enum layer l)
 	};
 
 	tty_printf(s->tty, "  Verdict: %s%s%s%s\n\n",
-		   term_on(colors[v->status]),
+		   term_on(s->o->colored, colors[v->status]),
 		   v->status == LAYER_FAULT ? "FAULT" :
 					      layer_status_to_str(v->status),
-		   term_off(),
+		   term_off(s->o->colored),
 		   v->status == LAYER_UNKNOWN ? ", not checked" : "");
 }
 
@@ -470,8 +489,8 @@ static void walk_layer(struct session *s, enum layer l)
 	char *found = layers_evidence(s->a, l);
 
 	tty_keep(s->tty, 4);
-	tty_printf(s->tty, "%s[%d/%d] %s%s:  %s\n", term_on(TERM_BOLD), l + 1,
-		   LAYER_COUNT, layer_to_str(l), term_off(), layer_doc(l));
+	tty_printf(s->tty, "%s[%d/%d] %s%s:  %s\n", term_on(s->o->colored, TERM_BOLD), l + 1,
+		   LAYER_COUNT, layer_to_str(l), term_off(s->o->colored), layer_doc(l));
 	tty_printf(s->tty, "  Found: %s\n",
 		   found ? found : "nothing for this layer");
 	free(found);
@@ -528,17 +547,20 @@ static void sweep(struct session *s, const char *heading)
 	}
 }
 
-/* Asks the symptom before the walk, as a colleague would: it says which
- * checks can explain it.  Not when it was answered beforehand. */
+/* Asks the questions marked 'first' (the symptom) before the walk, as a
+ * colleague would: the answer says which checks can explain it.  Not one
+ * answered beforehand. */
 static void ask_first(struct session *s)
 {
-	const struct question *q =
-		rule_set_question(s->a->rs, FIRST_QUESTION);
+	for (size_t i = 0; i < rule_set_question_count(s->a->rs); i++) {
+		const struct question *q = rule_set_question_at(s->a->rs, i);
 
-	if (!q || answers_get(&s->answers, q->id) || was_asked(s, q->id))
-		return;
-	ask(s, q, NULL);
-	tty_puts(s->tty, "\n");
+		if (!q->first || answers_get(&s->answers, q->id) ||
+		    was_asked(s, q->id))
+			continue;
+		ask(s, q, NULL);
+		tty_puts(s->tty, "\n");
+	}
 }
 
 /* What the session could not check, and how to get that evidence: the
@@ -584,7 +606,7 @@ static void not_checked(struct session *s)
 			s->tty,
 			"\n%sNot checked%s, for lack of evidence from %s.\n"
 			"  To get it: 'rdmadoctor collect' on the host records it all in one bundle for 'rdmadoctor analyze FILE'; or run or read: %s.\n",
-			term_on(TERM_BOLD), term_off(), sb_str(&names),
+			term_on(s->o->colored, TERM_BOLD), term_off(s->o->colored), sb_str(&names),
 			sb_str(&cmds));
 	}
 	for (int l = 0; l < LAYER_COUNT; l++) {
@@ -601,13 +623,13 @@ static void not_checked(struct session *s)
 
 /* ---- the diagnosis ---- */
 
-static void ranks(struct strbuf *sb, const struct analysis *a, const char *what,
-		  const size_t *idx, size_t n)
+static void ranks(struct strbuf *sb, const struct report_doc *doc,
+		  const char *what, const size_t *idx, size_t n)
 {
 	sb_printf(sb, "    %s", what);
 	for (size_t k = 0; k < n; k++)
 		sb_printf(sb, "%s #%d", k ? "," : "",
-			  a->dl->items[idx[k]]->rank);
+			  doc->diagnoses[idx[k]].rank);
 	sb_puts(sb, ".\n");
 }
 
@@ -615,31 +637,31 @@ static void ranks(struct strbuf *sb, const struct analysis *a, const char *what,
  * shows its message and its cause: what to do is what the cause says. */
 static void summary(struct session *s)
 {
-	const struct analysis *a = s->a;
+	const struct report_doc *doc = document(s);
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_printf(&sb, "%sDiagnosis%s", term_on(TERM_BOLD), term_off());
-	if (a->hostname[0])
-		sb_printf(&sb, " of %s", a->hostname);
-	if (!a->dl || !a->dl->n)
+	sb_printf(&sb, "%sDiagnosis%s", term_on(s->o->colored, TERM_BOLD), term_off(s->o->colored));
+	if (doc->hostname[0])
+		sb_printf(&sb, " of %s", doc->hostname);
+	if (!doc->ndiagnoses)
 		sb_printf(
 			&sb,
 			": %snothing found%s; every check that had its evidence passed.\n",
-			term_on(TERM_GREEN), term_off());
+			term_on(s->o->colored, TERM_GREEN), term_off(s->o->colored));
 	else
 		sb_puts(&sb, ", most likely root cause first:\n");
-	for (size_t i = 0; a->dl && i < a->dl->n; i++) {
-		const struct diagnosis *dg = a->dl->items[i];
+	for (size_t i = 0; i < doc->ndiagnoses; i++) {
+		const struct report_diagnosis *dg = &doc->diagnoses[i];
 
 		sb_printf(&sb, "\n%2d  %s%s%s  %s%s%s  %s[%s]%s\n", dg->rank,
-			  term_on(term_severity_color(dg->severity)),
-			  severity_word(dg->severity), term_off(),
-			  term_on(TERM_BOLD), dg->rule->title, term_off(),
-			  term_on(TERM_DIM), layer_to_str(dg->layer),
-			  term_off());
+			  term_on(s->o->colored, term_severity_color(dg->severity)),
+			  severity_word(dg->severity), term_off(s->o->colored),
+			  term_on(s->o->colored, TERM_BOLD), dg->title, term_off(s->o->colored),
+			  term_on(s->o->colored, TERM_DIM), layer_to_str(dg->layer),
+			  term_off(s->o->colored));
 		sb_printf(&sb, "    %s\n", dg->message);
 		if (dg->nexplained_by) {
-			ranks(&sb, a, "Explained by", dg->explained_by,
+			ranks(&sb, doc, "Explained by", dg->explained_by,
 			      dg->nexplained_by);
 			continue;
 		}
@@ -648,7 +670,8 @@ static void summary(struct session *s)
 		for (size_t k = 0; k < dg->nremediation; k++)
 			sb_printf(&sb, "    - %s\n", dg->remediation[k]);
 		if (dg->nexplains)
-			ranks(&sb, a, "Explains", dg->explains, dg->nexplains);
+			ranks(&sb, doc, "Explains", dg->explains,
+			      dg->nexplains);
 	}
 	/* the list, the save line and the menu on one screen when they fit */
 	tty_keep(s->tty,
@@ -730,7 +753,7 @@ static void details(struct session *s, size_t i)
 
 	if (!f)
 		return;
-	report_text_diagnosis(f, s->a, s->a->dl->items[i], true);
+	report_text_diagnosis(f, document(s), i);
 	fclose(f);
 	tty_puts(s->tty, "\n");
 	tty_puts(s->tty, text);
@@ -751,11 +774,12 @@ static void recheck(struct session *s)
 	}
 	before = s->a;
 	s->a = now;
+	analysis_changed(s);
 	sweep(s, "A new question, since the evidence changed:");
 	if (recheck_diff(before, s->a, RECHECK_EVIDENCE_LINES, &diff))
 		tty_printf(s->tty,
 			   "\n%sWhat changed%s since the last check:\n%s",
-			   term_on(TERM_BOLD), term_off(), sb_str(&diff));
+			   term_on(s->o->colored, TERM_BOLD), term_off(s->o->colored), sb_str(&diff));
 	else
 		tty_puts(
 			s->tty,
@@ -870,7 +894,7 @@ static int session(struct session *s)
 		s->tty,
 		"%srdmadoctor %s%s: a guided check of %s.\n"
 		"It walks the RDMA stack bottom-up, layer by layer, as the field guide's checklist does, and asks only what the machine cannot tell.  Questions take a number; Enter takes the default.\n\n",
-		term_on(TERM_BOLD), RD_VERSION, term_off(),
+		term_on(s->o->colored, TERM_BOLD), RD_VERSION, term_off(s->o->colored),
 		o->root	 ? o->root :
 		o->nargs ? o->args[0] :
 			   "this host");
@@ -928,11 +952,12 @@ int cmd_guide(struct options *o)
 		goto out;
 	}
 	s.base.progress = false; /* the tty's progress line instead */
-	s.tty = tty_open(stdin, stdout);
+	s.tty = tty_open(stdin, stdout, o->colored);
 	rc = session(&s);
 	tty_close(s.tty);
 out:
 	diag_print(s.d, stderr, "rdmadoctor");
+	analysis_changed(&s);
 	analysis_free(s.a);
 	answers_release(&s.answers);
 	for (size_t i = 0; i < s.nasked; i++)

@@ -391,9 +391,9 @@ int main(int argc, char **argv)
 				path, name, path);
 		goto out;
 	}
-	/* Colour is decided once, for standard output, from --color: no
-	 * command or second analysis decides it again. */
-	term_init(stdout, o.color);
+	/* Colour for standard output, from --color: the commands pass it to
+	 * what they render. */
+	o.colored = term_wants_color(stdout, o.color);
 	deadline_arm(o.deadline_s);
 	rc = cmd->run(&o);
 out:

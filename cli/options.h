@@ -62,6 +62,7 @@ struct options {
 	bool pretty; /* -p: indented JSON (implies --json) */
 	bool explain;
 	enum term_mode color; /* --color, --no-color */
+	bool colored; /* colour for standard output, decided by main */
 	bool help;
 	bool version;
 	bool quiet; /* no progress lines */

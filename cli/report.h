@@ -9,26 +9,91 @@
 #include "analysis/analysis.h"
 #include "engine/json.h"
 
+struct explain;
+
 struct report_opts {
 	bool explain; /* the chain of reasoning under each diagnosis */
 	const char *command; /* "check", "analyze", ... for the heading */
+	bool color; /* the text report in colour (term.h) */
 };
 
-void report_text(FILE *out, const struct analysis *a,
-		 const struct report_opts *o);
+/* The report's document model: what every renderer of one host's
+ * analysis (text, JSON, HTML, Markdown, the guided session, rules test)
+ * reads.  report_doc_new is the one walk over the analysis; the
+ * renderers read only the document.  Strings are borrowed from the
+ * analysis, so a document lives no longer than the analysis it was made
+ * from, and is made again after the analysis changes (a guided answer). */
+struct report_evidence {
+	const char *source; /* the source's name */
+	unsigned line; /* 0: none */
+	const char *text; /* NULL: none */
+};
+
+struct report_diagnosis {
+	int rank; /* 1-based */
+	const char *id, *title, *message;
+	enum layer layer;
+	enum severity severity;
+	double cf, score; /* as computed; report_round for the JSON figure */
+	char *const *remediation;
+	size_t nremediation;
+	struct report_evidence *evidence;
+	size_t nevidence;
+	/* indexes into the document's diagnoses */
+	const size_t *explains, *explained_by;
+	size_t nexplains, nexplained_by;
+	/* with explain: the reasoning of each supporting firing, computed
+	 * once here for every renderer */
+	struct explain **why;
+	size_t nwhy;
+};
+
+struct report_collector {
+	const char *name, *status, *detail;
+};
+
+struct report_doc {
+	bool explain;
+	bool color; /* text renderers colour their words */
+	const char *command;
+	const char *verdict; /* report_verdict */
+	bool insufficient; /* no layer could be judged */
+	const char *kind, *path, *hostname; /* the source; never NULL */
+	const struct layer_view *layers; /* LAYER_COUNT of them */
+	struct report_diagnosis *diagnoses; /* most likely root cause first */
+	size_t ndiagnoses;
+	const struct skipped *skipped;
+	size_t nskipped;
+	struct report_collector *collectors; /* the evidence read */
+	size_t ncollectors;
+};
+
+/* Walks a once into its document (owned; report_doc_free). */
+struct report_doc *report_doc_new(const struct analysis *a,
+				  const struct report_opts *o);
+void report_doc_free(struct report_doc *doc);
+/* The collector facts of fb, in order (owned array, borrowed strings). */
+struct report_collector *report_collectors(const struct fact_base *fb,
+					   size_t *n);
+/* Rounds to three decimals, as every figure of the JSON contract is. */
+double report_round(double v);
+
+/* The text report. */
+void report_text(FILE *out, const struct report_doc *doc);
 /* "diagnosed" (something at warning or above), "healthy", or
  * "insufficient_evidence" (no layer could be judged): the report's verdict. */
 const char *report_verdict(const struct analysis *a);
 
-/* The analysis as the JSON object of the contract (owned). */
-struct json *report_json(const struct analysis *a, const struct report_opts *o);
+/* The document as the JSON object of the contract (owned). */
+struct json *report_json(const struct report_doc *doc);
 void report_print_json(FILE *out, struct json *j);
 /* [{name, status, detail}] for the collector facts. */
 struct json *report_collectors_json(const struct fact_base *fb);
 
-/* One diagnosis in text, for the guided session's detail view. */
-void report_text_diagnosis(FILE *out, const struct analysis *a,
-			   const struct diagnosis *dg, bool explain);
+/* Diagnosis i of the document in text, with its reasoning when the
+ * document has it: the guided session's detail view, rules test's
+ * account of what fired. */
+void report_text_diagnosis(FILE *out, const struct report_doc *doc, size_t i);
 
 /* facts: one line per fact, or {facts: [...]}. */
 void report_facts_text(FILE *out, const struct fact_base *fb);
@@ -39,9 +104,10 @@ struct json *report_facts_json(const struct fact_base *fb);
 struct json *report_snapshot_json(const struct fact_base *fb);
 
 /* batch: a host's line as it is analysed (an entry of the fleet
- * summary's hosts), and the fleet summary that ends the run. */
-void report_fleet_host_text(FILE *out, const struct json *host);
-void report_fleet_text(FILE *out, const struct json *summary);
+ * summary's hosts), and the fleet summary that ends the run; in colour
+ * when color. */
+void report_fleet_host_text(FILE *out, const struct json *host, bool color);
+void report_fleet_text(FILE *out, const struct json *summary, bool color);
 
 /* --html: one self-contained page (inline CSS and SVG, nothing fetched)
  * for a host's report (the JSON of report_json) or for a fleet summary.

@@ -31,13 +31,13 @@ static const char *status_word(const char *status)
 	return !strcmp(status, "fault") ? "FAULT" : status;
 }
 
-void report_fleet_host_text(FILE *out, const struct json *host)
+void report_fleet_host_text(FILE *out, const struct json *host, bool color)
 {
 	const char *status = text(host, "status");
 	const struct json *ids = json_get(host, "diagnoses");
 
-	fprintf(out, "%s%-8s%s ", term_on(status_color(status)),
-		status_word(status), term_off());
+	fprintf(out, "%s%-8s%s ", term_on(color, status_color(status)),
+		status_word(status), term_off(color));
 	term_puts(out, text(host, "name"));
 	if (json_get(host, "reason")) {
 		fputs("  ", out);
@@ -75,13 +75,13 @@ static void put_wrapped(FILE *out, const char *list, int indent)
 	fputc('\n', out);
 }
 
-static void counts(FILE *out, const struct json *s)
+static void counts(FILE *out, const struct json *s, bool color)
 {
 	fprintf(out, "Fleet: %s bundles; %s analysed (%s%s FAULT%s, ",
-		text(s, "bundles"), text(s, "analysed"), term_on(TERM_RED),
-		text(s, "fault"), term_off());
-	fprintf(out, "%s%s warning%s, %s ok", term_on(TERM_YELLOW),
-		text(s, "warning"), term_off(), text(s, "ok"));
+		text(s, "bundles"), text(s, "analysed"), term_on(color, TERM_RED),
+		text(s, "fault"), term_off(color));
+	fprintf(out, "%s%s warning%s, %s ok", term_on(color, TERM_YELLOW),
+		text(s, "warning"), term_off(color), text(s, "ok"));
 	if (json_as_int(json_get(s, "unknown")))
 		fprintf(out, ", %s with too little evidence to judge",
 			text(s, "unknown"));
@@ -93,7 +93,7 @@ static void counts(FILE *out, const struct json *s)
 			text(s, "rules_failed"));
 }
 
-static void diagnoses(FILE *out, const struct json *arr)
+static void diagnoses(FILE *out, const struct json *arr, bool color)
 {
 	if (!json_len(arr)) {
 		fputs("\nNo diagnosis on any host.\n", out);
@@ -108,7 +108,7 @@ static void diagnoses(FILE *out, const struct json *arr)
 							      TERM_RED;
 
 		fprintf(out, "  %5s  %s%-8s%s %s  [%s]  ", text(d, "count"),
-			term_on(c), sev, term_off(), text(d, "id"),
+			term_on(color, c), sev, term_off(color), text(d, "id"),
 			text(d, "layer"));
 		term_puts(out, text(d, "title"));
 		fputc('\n', out);
@@ -116,7 +116,7 @@ static void diagnoses(FILE *out, const struct json *arr)
 	}
 }
 
-static void firmware(FILE *out, const struct json *arr)
+static void firmware(FILE *out, const struct json *arr, bool color)
 {
 	if (!json_len(arr))
 		return;
@@ -129,7 +129,7 @@ static void firmware(FILE *out, const struct json *arr)
 		term_puts(out, text(fam, "family"));
 		if (json_as_bool(json_get(fam, "mixed")))
 			fprintf(out, ": %s%zu versions (mixed)%s\n",
-				term_on(TERM_YELLOW), json_len(vs), term_off());
+				term_on(color, TERM_YELLOW), json_len(vs), term_off(color));
 		else
 			fputs(": one version\n", out);
 		for (size_t k = 0; k < json_len(vs); k++) {
@@ -150,12 +150,12 @@ static void firmware(FILE *out, const struct json *arr)
 	}
 }
 
-static void failures(FILE *out, const struct json *arr)
+static void failures(FILE *out, const struct json *arr, bool color)
 {
 	if (!json_len(arr))
 		return;
-	fprintf(out, "\n%sCould not be read (%zu):%s\n", term_on(TERM_RED),
-		json_len(arr), term_off());
+	fprintf(out, "\n%sCould not be read (%zu):%s\n", term_on(color, TERM_RED),
+		json_len(arr), term_off(color));
 	for (size_t i = 0; i < json_len(arr); i++) {
 		fputs("  ", out);
 		term_puts(out, text(json_at(arr, i), "path"));
@@ -184,12 +184,12 @@ static void duplicates(FILE *out, const struct json *arr)
 	}
 }
 
-void report_fleet_text(FILE *out, const struct json *summary)
+void report_fleet_text(FILE *out, const struct json *summary, bool color)
 {
 	fputc('\n', out);
-	counts(out, summary);
-	diagnoses(out, json_get(summary, "diagnoses"));
-	firmware(out, json_get(summary, "firmware"));
-	failures(out, json_get(summary, "failures"));
+	counts(out, summary, color);
+	diagnoses(out, json_get(summary, "diagnoses"), color);
+	firmware(out, json_get(summary, "firmware"), color);
+	failures(out, json_get(summary, "failures"), color);
 	duplicates(out, json_get(summary, "duplicates"));
 }

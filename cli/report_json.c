@@ -1,5 +1,4 @@
 /* The JSON report and the JSON fact dump (DESIGN.md §6). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,10 +9,9 @@
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 
-/* Rounds to three decimals so that output is stable across platforms. */
 static struct json *rounded(double v)
 {
-	return json_new_double(round(v * 1000) / 1000);
+	return json_new_double(report_round(v));
 }
 
 static struct json *explain_json(const struct explain *x)
@@ -46,14 +44,14 @@ static struct json *explain_json(const struct explain *x)
 	return o;
 }
 
-static struct json *diagnosis_json(const struct analysis *a,
-				   const struct diagnosis *dg, bool explain)
+static struct json *diagnosis_json(const struct report_doc *doc,
+				   const struct report_diagnosis *dg)
 {
 	struct json *o = json_new_object(), *arr;
 
 	json_set(o, "rank", json_new_int(dg->rank));
 	json_set(o, "id", json_new_string(dg->id));
-	json_set(o, "title", json_new_string(dg->rule->title));
+	json_set(o, "title", json_new_string(dg->title));
 	json_set(o, "layer", json_new_string(layer_to_str(dg->layer)));
 	json_set(o, "severity", json_new_string(severity_to_str(dg->severity)));
 	json_set(o, "confidence", rounded(dg->cf));
@@ -67,73 +65,62 @@ static struct json *diagnosis_json(const struct analysis *a,
 	for (size_t i = 0; i < dg->nevidence; i++) {
 		struct json *ev = json_new_object();
 
-		json_set(ev, "source",
-			 json_new_string(fact_base_source_name(
-				 a->fb, dg->evidence[i].src)));
+		json_set(ev, "source", json_new_string(dg->evidence[i].source));
 		json_set(ev, "line", json_new_int(dg->evidence[i].line));
-		json_set(ev, "text",
-			 json_new_string(dg->evidence[i].text ?
-						 dg->evidence[i].text :
-						 ""));
+		json_set(ev, "text", json_new_string(dg->evidence[i].text));
 		json_push(arr, ev);
 	}
 	json_set(o, "evidence", arr);
 	arr = json_new_array();
 	for (size_t i = 0; i < dg->nexplains; i++)
-		json_push(arr,
-			  json_new_string(a->dl->items[dg->explains[i]]->id));
+		json_push(arr, json_new_string(
+				       doc->diagnoses[dg->explains[i]].id));
 	json_set(o, "explains", arr);
-	if (explain) {
+	if (doc->explain) {
 		arr = json_new_array();
-		for (size_t i = 0; i < dg->nfirings; i++) {
-			struct explain *x = explain_firing(
-				a->engine, a->fb,
-				engine_firing(a->engine, dg->firings[i]));
-
-			json_push(arr, explain_json(x));
-			explain_free(x);
-		}
+		for (size_t i = 0; i < dg->nwhy; i++)
+			json_push(arr, explain_json(dg->why[i]));
 		json_set(o, "explanation", arr);
 	}
 	return o;
 }
 
-struct json *report_collectors_json(const struct fact_base *fb)
+static struct json *collectors_json(const struct report_collector *c,
+				    size_t n)
 {
 	struct json *arr = json_new_array();
-	size_t n;
-	const uint32_t *ids =
-		fact_base_of_kind(fb, sym_intern_cstr("collector"), &n);
 
 	for (size_t i = 0; i < n; i++) {
-		const struct fact *f = fact_base_get(fb, ids[i]);
-		struct json *c = json_new_object();
+		struct json *o = json_new_object();
 
-		json_set(c, "name", json_new_string(fact_text(f, "name")));
-		json_set(c, "status", json_new_string(fact_text(f, "status")));
-		json_set(c, "detail", json_new_string(fact_text(f, "detail")));
-		json_push(arr, c);
+		json_set(o, "name", json_new_string(c[i].name));
+		json_set(o, "status", json_new_string(c[i].status));
+		json_set(o, "detail", json_new_string(c[i].detail));
+		json_push(arr, o);
 	}
 	return arr;
 }
 
-const char *report_verdict(const struct analysis *a)
+struct json *report_collectors_json(const struct fact_base *fb)
 {
-	if (a->dl && diagnosis_any_at_least(a->dl, SEVERITY_WARNING))
-		return "diagnosed";
-	return analysis_insufficient(a) ? "insufficient_evidence" : "healthy";
+	size_t n;
+	struct report_collector *c = report_collectors(fb, &n);
+	struct json *arr = collectors_json(c, n);
+
+	free(c);
+	return arr;
 }
 
-struct json *report_json(const struct analysis *a, const struct report_opts *o)
+struct json *report_json(const struct report_doc *doc)
 {
 	struct json *root = json_new_object(), *src = json_new_object(), *arr;
 
 	json_set(root, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 	json_set(root, "version", json_new_string(RD_VERSION));
-	json_set(root, "verdict", json_new_string(report_verdict(a)));
-	json_set(src, "kind", json_new_string(a->source_kind));
-	json_set(src, "path", json_new_string(a->source_path));
-	json_set(src, "hostname", json_new_string(a->hostname));
+	json_set(root, "verdict", json_new_string(doc->verdict));
+	json_set(src, "kind", json_new_string(doc->kind));
+	json_set(src, "path", json_new_string(doc->path));
+	json_set(src, "hostname", json_new_string(doc->hostname));
 	json_set(root, "source", src);
 	arr = json_new_array();
 	for (int l = 0; l < LAYER_COUNT; l++) {
@@ -143,27 +130,29 @@ struct json *report_json(const struct analysis *a, const struct report_opts *o)
 			 json_new_string(layer_to_str((enum layer)l)));
 		json_set(lj, "status",
 			 json_new_string(
-				 layer_status_to_str(a->layers[l].status)));
-		json_set(lj, "summary", json_new_string(a->layers[l].summary));
+				 layer_status_to_str(doc->layers[l].status)));
+		json_set(lj, "summary", json_new_string(doc->layers[l].summary));
 		json_push(arr, lj);
 	}
 	json_set(root, "layers", arr);
 	arr = json_new_array();
-	for (size_t i = 0; a->dl && i < a->dl->n; i++)
-		json_push(arr, diagnosis_json(a, a->dl->items[i], o->explain));
+	for (size_t i = 0; i < doc->ndiagnoses; i++)
+		json_push(arr, diagnosis_json(doc, &doc->diagnoses[i]));
 	json_set(root, "diagnoses", arr);
 	arr = json_new_array();
-	for (size_t i = 0; i < a->nskipped; i++) {
+	for (size_t i = 0; i < doc->nskipped; i++) {
 		struct json *s = json_new_object(), *m = json_new_array();
 
-		json_set(s, "id", json_new_string(a->skipped[i].id));
-		for (size_t k = 0; k < a->skipped[i].nmissing; k++)
-			json_push(m, json_new_string(a->skipped[i].missing[k]));
+		json_set(s, "id", json_new_string(doc->skipped[i].id));
+		for (size_t k = 0; k < doc->skipped[i].nmissing; k++)
+			json_push(m,
+				  json_new_string(doc->skipped[i].missing[k]));
 		json_set(s, "missing", m);
 		json_push(arr, s);
 	}
 	json_set(root, "skipped", arr);
-	json_set(root, "collectors", report_collectors_json(a->fb));
+	arr = collectors_json(doc->collectors, doc->ncollectors);
+	json_set(root, "collectors", arr);
 	return root;
 }
 

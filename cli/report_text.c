@@ -20,11 +20,11 @@ static enum term_color status_color(enum layer_status s)
 	return c[s];
 }
 
-static void layers(FILE *out, const struct analysis *a)
+static void layers(FILE *out, const struct report_doc *doc)
 {
 	fputs("Layers, checked bottom-up as in the guide's checklist:\n", out);
 	for (int l = 0; l < LAYER_COUNT; l++) {
-		const struct layer_view *v = &a->layers[l];
+		const struct layer_view *v = &doc->layers[l];
 		const char *st = layer_status_to_str(v->status);
 		char upper[16];
 		size_t i = 0;
@@ -35,7 +35,7 @@ static void layers(FILE *out, const struct analysis *a)
 					   st[i];
 		upper[i] = '\0';
 		fprintf(out, "  %-14s %s%-8s%s ", layer_to_str((enum layer)l),
-			term_on(status_color(v->status)), upper, term_off());
+			term_on(doc->color, status_color(v->status)), upper, term_off(doc->color));
 		term_puts(out, v->summary ? v->summary : "");
 		fputc('\n', out);
 	}
@@ -68,39 +68,40 @@ static void explain_steps(FILE *out, const struct explain *x, int indent)
 	}
 }
 
-static void ids_of(FILE *out, const struct analysis *a, const size_t *idx,
+static void ids_of(FILE *out, const struct report_doc *doc, const size_t *idx,
 		   size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "%s#%d %s", i ? ", " : "",
-			a->dl->items[idx[i]]->rank, a->dl->items[idx[i]]->id);
+			doc->diagnoses[idx[i]].rank, doc->diagnoses[idx[i]].id);
 }
 
-void report_text_diagnosis(FILE *out, const struct analysis *a,
-			   const struct diagnosis *dg, bool explain)
+void report_text_diagnosis(FILE *out, const struct report_doc *doc, size_t i)
 {
+	const struct report_diagnosis *dg = &doc->diagnoses[i];
+
 	fprintf(out, "%s#%d %s%s  %s, %s layer, confidence %.2f, score %.2f\n",
-		term_on(TERM_BOLD), dg->rank, dg->rule->title, term_off(),
-		dg->id, layer_to_str(dg->layer), dg->cf, dg->score);
-	fprintf(out, "   %s%s%s: ", term_on(term_severity_color(dg->severity)),
-		severity_to_str(dg->severity), term_off());
+		term_on(doc->color, TERM_BOLD), dg->rank, dg->title, term_off(doc->color), dg->id,
+		layer_to_str(dg->layer), dg->cf, dg->score);
+	fprintf(out, "   %s%s%s: ", term_on(doc->color, term_severity_color(dg->severity)),
+		severity_to_str(dg->severity), term_off(doc->color));
 	term_puts(out, dg->message);
 	fputc('\n', out);
 	if (dg->nremediation) {
 		fputs("   Remediation:\n", out);
-		for (size_t i = 0; i < dg->nremediation; i++) {
+		for (size_t k = 0; k < dg->nremediation; k++) {
 			fputs("     - ", out);
-			term_puts(out, dg->remediation[i]);
+			term_puts(out, dg->remediation[k]);
 			fputc('\n', out);
 		}
 	}
 	if (dg->nevidence) {
 		fputs("   Evidence:\n", out);
-		for (size_t i = 0; i < dg->nevidence; i++) {
-			const struct prov *p = &dg->evidence[i];
+		for (size_t k = 0; k < dg->nevidence; k++) {
+			const struct report_evidence *p = &dg->evidence[k];
 
 			fputs("     ", out);
-			term_puts(out, fact_base_source_name(a->fb, p->src));
+			term_puts(out, p->source);
 			if (p->line)
 				fprintf(out, ":%u", p->line);
 			if (p->text) {
@@ -112,47 +113,35 @@ void report_text_diagnosis(FILE *out, const struct analysis *a,
 	}
 	if (dg->nexplains) {
 		fputs("   Explains: ", out);
-		ids_of(out, a, dg->explains, dg->nexplains);
+		ids_of(out, doc, dg->explains, dg->nexplains);
 		fputc('\n', out);
 	}
 	if (dg->nexplained_by) {
 		fputs("   Explained by: ", out);
-		ids_of(out, a, dg->explained_by, dg->nexplained_by);
+		ids_of(out, doc, dg->explained_by, dg->nexplained_by);
 		fputc('\n', out);
 	}
-	if (!explain)
+	if (!doc->explain)
 		return;
 	fputs("   Reasoning:\n", out);
-	for (size_t i = 0; i < dg->nfirings; i++) {
-		const struct firing *fi =
-			engine_firing(a->engine, dg->firings[i]);
-		struct explain *x = explain_firing(a->engine, a->fb, fi);
-
-		explain_steps(out, x, 5);
-		explain_free(x);
-	}
+	for (size_t k = 0; k < dg->nwhy; k++)
+		explain_steps(out, dg->why[k], 5);
 }
 
-static void collectors(FILE *out, const struct analysis *a)
+static void collectors(FILE *out, const struct report_doc *doc)
 {
-	uint32_t kind = sym_intern_cstr("collector");
-	size_t n, shown = 0;
-	const uint32_t *ids = fact_base_of_kind(a->fb, kind, &n);
-
 	fputs("Evidence read:\n", out);
-	for (size_t i = 0; i < n; i++) {
-		const struct fact *f = fact_base_get(a->fb, ids[i]);
-		const char *st = fact_text(f, "status");
+	for (size_t i = 0; i < doc->ncollectors; i++) {
+		const struct report_collector *c = &doc->collectors[i];
 
-		fprintf(out, "  %-18s %s%-9s%s ", fact_text(f, "name"),
-			term_on(strcmp(st, "ok") ? TERM_YELLOW : TERM_NONE), st,
-			term_off());
-		term_puts(out,
-			  fact_text(f, "detail") ? fact_text(f, "detail") : "");
+		fprintf(out, "  %-18s %s%-9s%s ", c->name,
+			term_on(doc->color, strcmp(c->status, "ok") ? TERM_YELLOW :
+							  TERM_NONE),
+			c->status, term_off(doc->color));
+		term_puts(out, c->detail ? c->detail : "");
 		fputc('\n', out);
-		shown++;
 	}
-	if (!shown)
+	if (!doc->ncollectors)
 		fputs("  nothing\n", out);
 }
 
@@ -165,13 +154,15 @@ static bool waits_for_answers(const struct skipped *s)
 	return true;
 }
 
-static void skipped(FILE *out, const struct analysis *a, bool explain)
+static void skipped(FILE *out, const struct report_doc *doc)
 {
+	const struct skipped *sk = doc->skipped;
+	bool explain = doc->explain;
 	size_t answers = 0, evidence;
 
-	for (size_t i = 0; i < a->nskipped; i++)
-		answers += waits_for_answers(&a->skipped[i]);
-	evidence = a->nskipped - answers;
+	for (size_t i = 0; i < doc->nskipped; i++)
+		answers += waits_for_answers(&sk[i]);
+	evidence = doc->nskipped - answers;
 	if (evidence)
 		fprintf(out,
 			"%zu rule%s could not be checked for lack of evidence%s\n",
@@ -182,11 +173,11 @@ static void skipped(FILE *out, const struct analysis *a, bool explain)
 			"%zu rule%s wait%s for answers ('rdmadoctor guide' asks; or --answer Q=V).\n",
 			answers, answers == 1 ? "" : "s",
 			answers == 1 ? "s" : "");
-	for (size_t i = 0; explain && i < a->nskipped; i++) {
-		fprintf(out, "  %s: needs ", a->skipped[i].id);
-		for (size_t k = 0; k < a->skipped[i].nmissing; k++) {
+	for (size_t i = 0; explain && i < doc->nskipped; i++) {
+		fprintf(out, "  %s: needs ", sk[i].id);
+		for (size_t k = 0; k < sk[i].nmissing; k++) {
 			fputs(k ? "; " : "", out);
-			term_puts(out, a->skipped[i].missing[k]);
+			term_puts(out, sk[i].missing[k]);
 		}
 		fputc('\n', out);
 	}
@@ -194,51 +185,49 @@ static void skipped(FILE *out, const struct analysis *a, bool explain)
 
 /* No layer could be judged: say so, and how to get the evidence, rather
  * than report a healthy host. */
-static void insufficient(FILE *out)
+static void insufficient(FILE *out, const struct report_doc *doc)
 {
 	fprintf(out,
 		"%sInsufficient evidence:%s no layer could be judged, so this is not a clean bill of health.\n"
 		"  Give rdmadoctor the host's RDMA evidence: run 'rdmadoctor collect' on the host and\n"
 		"  analyse the bundle it writes, or a sosreport, or the outputs of ibstat, ibv_devinfo -v,\n"
 		"  lsmod, ethtool -i IFACE, lspci -vv and dmesg (\"Evidence read\" below lists what is missing).\n\n",
-		term_on(TERM_YELLOW), term_off());
+		term_on(doc->color, TERM_YELLOW), term_off(doc->color));
 }
 
-void report_text(FILE *out, const struct analysis *a,
-		 const struct report_opts *o)
+void report_text(FILE *out, const struct report_doc *doc)
 {
-	fprintf(out, "rdmadoctor %s: %s ", RD_VERSION, o->command);
-	if (strcmp(a->source_kind, "live"))
-		term_puts(out, a->source_path);
+	fprintf(out, "rdmadoctor %s: %s ", RD_VERSION, doc->command);
+	if (strcmp(doc->kind, "live"))
+		term_puts(out, doc->path);
 	else
 		fputs("of this host", out);
-	fprintf(out, " (%s", a->source_kind);
-	if (a->hostname && a->hostname[0]) {
+	fprintf(out, " (%s", doc->kind);
+	if (doc->hostname[0]) {
 		fputs(", host ", out);
-		term_puts(out, a->hostname);
+		term_puts(out, doc->hostname);
 	}
 	fputs(")\n\n", out);
-	layers(out, a);
+	layers(out, doc);
 	fputc('\n', out);
-	if (analysis_insufficient(a))
-		insufficient(out);
-	if (!a->dl || !a->dl->n) {
-		if (!analysis_insufficient(a))
+	if (doc->insufficient)
+		insufficient(out, doc);
+	if (!doc->ndiagnoses) {
+		if (!doc->insufficient)
 			fprintf(out,
 				"%sNo diagnosis:%s every rule that could be checked passed.\n",
-				term_on(TERM_GREEN), term_off());
+				term_on(doc->color, TERM_GREEN), term_off(doc->color));
 	} else {
 		fprintf(out, "Diagnoses, most likely root cause first:\n\n");
-		for (size_t i = 0; i < a->dl->n; i++) {
-			report_text_diagnosis(out, a, a->dl->items[i],
-					      o->explain);
+		for (size_t i = 0; i < doc->ndiagnoses; i++) {
+			report_text_diagnosis(out, doc, i);
 			fputc('\n', out);
 		}
 	}
-	if (a->nskipped)
-		skipped(out, a, o->explain);
+	if (doc->nskipped)
+		skipped(out, doc);
 	fputc('\n', out);
-	collectors(out, a);
+	collectors(out, doc);
 }
 
 void report_facts_text(FILE *out, const struct fact_base *fb)

@@ -383,6 +383,8 @@ static void indented(const char *text, const char *indent)
 /* The diagnoses with their chain of reasoning, under a failed case. */
 static void show_fired(const struct analysis *a)
 {
+	const struct report_opts ro = { true, "rules test", false };
+	struct report_doc *doc;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -395,8 +397,10 @@ static void show_fired(const struct analysis *a)
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return;
-	for (size_t i = 0; i < a->dl->n; i++)
-		report_text_diagnosis(mem, a, a->dl->items[i], true);
+	doc = report_doc_new(a, &ro);
+	for (size_t i = 0; i < doc->ndiagnoses; i++)
+		report_text_diagnosis(mem, doc, i);
+	report_doc_free(doc);
 	fclose(mem);
 	indented(text, "        ");
 	free(text);

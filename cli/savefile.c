@@ -154,6 +154,12 @@ int savefile_write_text(const char *path, const char *text, struct diag *d)
 			       (void *)text, d);
 }
 
+int savefile_write_private(const char *path, const char *text, struct diag *d)
+{
+	return savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_text,
+			       (void *)text, d);
+}
+
 int savefile_write(const struct analysis *a, const char *path, struct diag *d)
 {
 	struct json *j = report_snapshot_json(a->fb);
@@ -164,8 +170,7 @@ int savefile_write(const struct analysis *a, const char *path, struct diag *d)
 	json_free(j);
 	free(text);
 	/* A fact file holds what the host's logs said: private. */
-	err = savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_text,
-			      with_newline, d);
+	err = savefile_write_private(path, with_newline, d);
 	free(with_newline);
 	return err;
 }

@@ -36,5 +36,8 @@ int savefile_write(const struct analysis *a, const char *path, struct diag *d);
 /* Writes text to path the same way (--html), mode 0666 less the umask.
  * Returns 0, or -errno after reporting to d. */
 int savefile_write_text(const char *path, const char *text, struct diag *d);
+/* The same, mode 0600 less the umask: text that holds what the host's
+ * logs said or undoes --redact. */
+int savefile_write_private(const char *path, const char *text, struct diag *d);
 
 #endif

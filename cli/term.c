@@ -7,18 +7,11 @@
 
 #include "engine/strbuf.h"
 
-static bool color;
-
-void term_init(FILE *out, enum term_mode mode)
+bool term_wants_color(FILE *out, enum term_mode mode)
 {
-	color = mode == TERM_ALWAYS ||
-		(mode == TERM_AUTO && !getenv("NO_COLOR") &&
-		 isatty(fileno(out)));
-}
-
-bool term_color_on(void)
-{
-	return color;
+	return mode == TERM_ALWAYS ||
+	       (mode == TERM_AUTO && !getenv("NO_COLOR") &&
+		isatty(fileno(out)));
 }
 
 enum term_color term_severity_color(enum severity s)
@@ -32,7 +25,7 @@ enum term_color term_severity_color(enum severity s)
 	return (unsigned)s < SEVERITY_COUNT ? tones[s] : TERM_NONE;
 }
 
-const char *term_on(enum term_color c)
+const char *term_on(bool color, enum term_color c)
 {
 	static const char *const codes[] = {
 		[TERM_NONE] = "",
@@ -46,7 +39,7 @@ const char *term_on(enum term_color c)
 	return color ? codes[c] : "";
 }
 
-const char *term_off(void)
+const char *term_off(bool color)
 {
 	return color ? "\033[0m" : "";
 }

@@ -24,18 +24,19 @@ enum term_mode {
 	TERM_NEVER,
 };
 
-/* Decides colour for a stream: always on with TERM_ALWAYS; with TERM_AUTO
- * off when NO_COLOR is set (any value) or the stream is not a terminal.
- * main calls it once, for standard output, before a command runs; what
- * is written elsewhere (HTML, JSON, files) never asks for colour. */
-void term_init(FILE *out, enum term_mode mode);
-bool term_color_on(void);
+/* Whether text for a stream is coloured: always with TERM_ALWAYS; with
+ * TERM_AUTO not when NO_COLOR is set (any value) or the stream is not a
+ * terminal.  main asks once, for standard output, and hands the answer
+ * to the commands (options' colored); nothing here remembers it, so two
+ * renderings in one process may differ.  What is written elsewhere
+ * (HTML, JSON, files) is never coloured. */
+bool term_wants_color(FILE *out, enum term_mode mode);
 /* The colour a severity is shown in (RULE_SEVERITIES' tone). */
 enum term_color term_severity_color(enum severity s);
 
-/* The escape that starts a colour ("" when colour is off) and the reset. */
-const char *term_on(enum term_color c);
-const char *term_off(void);
+/* The escape that starts a colour and the reset; "" when color is false. */
+const char *term_on(bool color, enum term_color c);
+const char *term_off(bool color);
 
 /* Prints s with control characters shown as \xNN. */
 void term_puts(FILE *out, const char *s);

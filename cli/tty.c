@@ -34,6 +34,7 @@ struct tty {
 	int rows; /* rows printed since the last input */
 	bool skip; /* the pager was told to skip to the next prompt */
 	bool no_input; /* input ended: stop paging */
+	bool color; /* the pager's prompt dimmed */
 	struct strbuf pending; /* text after the last newline */
 
 	pthread_mutex_t lock;
@@ -96,7 +97,7 @@ static void window_size(struct tty *t)
 	t->height = rows < MIN_ROWS ? MIN_ROWS : rows;
 }
 
-struct tty *tty_open(FILE *in, FILE *out)
+struct tty *tty_open(FILE *in, FILE *out, bool color)
 {
 	struct tty *t = xcalloc(1, sizeof(*t));
 	struct sigaction sa;
@@ -107,7 +108,8 @@ struct tty *tty_open(FILE *in, FILE *out)
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->wake, NULL);
 	window_size(t);
-	sig_color = term_color_on();
+	t->color = color;
+	sig_color = color;
 	sig_progress = 0;
 	sig_fd = t->fd;
 	memset(&sa, 0, sizeof(sa));
@@ -298,7 +300,7 @@ static void more(struct tty *t)
 	char buf[16];
 
 	fprintf(t->out, "%s-- more: Enter for the next page, q to skip --%s",
-		term_on(TERM_DIM), term_off());
+		term_on(t->color, TERM_DIM), term_off(t->color));
 	fflush(t->out);
 	if (!fgets(buf, sizeof(buf), t->in)) {
 		t->no_input = true;

@@ -14,9 +14,9 @@ struct tty;
 
 /* Takes over in and out (a terminal) for a session, and installs the
  * handlers that clean the terminal up on SIGINT, SIGTERM and SIGHUP.
- * Colour follows term_init (main decides it for standard output).
- * Returns an owned tty. */
-struct tty *tty_open(FILE *in, FILE *out);
+ * With color, the pager's prompt is dimmed and the handlers reset the
+ * colour.  Returns an owned tty. */
+struct tty *tty_open(FILE *in, FILE *out, bool color);
 /* Restores the signal handlers and frees t. */
 void tty_close(struct tty *t);
 

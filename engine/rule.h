@@ -205,6 +205,7 @@ struct question {
 	size_t nchoices;
 	char *def; /* default value */
 	char *why; /* what the answer changes */
+	bool first; /* asked before anything else (a symptom that steers) */
 	char *file;
 	int line;
 };

@@ -532,8 +532,8 @@ fail:
 static struct question *parse_question(struct rule_loader *L,
 				       const struct ynode *n)
 {
-	static const char *const keys[] = { "id", "prompt", "choices",
-					    "default", "why" };
+	static const char *const keys[] = { "id",      "prompt", "choices",
+					    "default", "why",    "first" };
 	struct question *q;
 	const struct ynode *v;
 
@@ -607,6 +607,16 @@ static struct question *parse_question(struct rule_loader *L,
 	}
 	if ((v = ynode_get(n, "why")) && !(q->why = scalar_dup(L, v, "'why'")))
 		goto fail;
+	if ((v = ynode_get(n, "first"))) {
+		struct value b;
+
+		if (!ynode_is_scalar(v) ||
+		    value_parse(v->str, v->len, VALUE_BOOL, 0, &b)) {
+			rule_load_error(L, v, "'first' takes true or false");
+			goto fail;
+		}
+		q->first = b.b;
+	}
 	return q;
 fail:
 	question_free(q);

@@ -430,6 +430,14 @@ static const struct bad_case cases[] = {
 	  "    choices: [slow, broken]\n"
 	  "    default: fine\n",
 	  6, 14, DIAG_ERROR, "default 'fine' is not one of the choices" },
+	{ "question-first",
+	  "language: 1\n"
+	  "questions:\n"
+	  "  - id: symptom\n"
+	  "    prompt: What?\n"
+	  "    choices: [slow, broken]\n"
+	  "    first: maybe\n",
+	  6, 12, DIAG_ERROR, "'first' takes true or false" },
 	{ "unused-variable",
 	  "language: 1\n"
 	  "rules:\n"
@@ -563,6 +571,10 @@ static const char good[] =
 	"      - slow: Bandwidth lower than expected\n"
 	"      - broken: Nothing works\n"
 	"    default: slow\n"
+	"    first: true\n"
+	"  - id: later\n"
+	"    prompt: And then?\n"
+	"    choices: [a, b]\n"
 	"rules:\n"
 	"  - id: r1\n"
 	"    title: Port down\n"
@@ -601,13 +613,15 @@ static void test_model(void **state)
 	assert_int_equal(r->patterns[0].tests[2].op, OP_IN);
 	assert_int_equal(r->nvars, 2);
 	assert_string_equal(r->diag_id, "r1");
-	assert_int_equal(r->line, 10);
+	assert_int_equal(r->line, 14);
 	q = rule_set_question(rs, "symptom");
 	assert_non_null(q);
 	assert_int_equal(q->nchoices, 2);
 	assert_string_equal(q->choices[0].label,
 			    "Bandwidth lower than expected");
 	assert_string_equal(q->def, "slow");
+	assert_true(q->first);
+	assert_false(rule_set_question(rs, "later")->first);
 	diag_free(d);
 	rule_set_free(rs);
 }

@@ -56,6 +56,14 @@ struct scan {
 	unsigned log_facts;
 	size_t limit_hits;
 	bool stamped; /* the file's lines carry timestamps */
+	char host[64]; /* the host every stamped line named so far */
+	struct line host_at; /* its first line, host_line */
+	char *host_line;
+	bool hosts_differ;
+	char kernel[65]; /* the release every line that names one named */
+	struct line kernel_at; /* its first line, kernel_line */
+	char *kernel_line;
+	bool kernels_differ;
 };
 
 static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -386,6 +394,235 @@ static size_t most_specific(const struct scan *sc, struct logscan_hit *hits,
 	return kept;
 }
 
+/* What the kernel's own formats say about the host beside the message:
+ * the modules a line shows loaded, and the running kernel.  A kernel
+ * module name has at most MODULE_NAME_LEN - 1 (55) bytes of [A-Za-z0-9_]
+ * (the build turns '-' into '_'). */
+#define LOG_MODULE_NAME_MAX 55 /* @@ */
+#define LOG_MODULES_LINKED_MAX 512 /* @@ names read from one list */
+
+static size_t module_name(const char *p, const char *end)
+{
+	size_t n = 0;
+
+	while (p + n < end && n <= LOG_MODULE_NAME_MAX &&
+	       (isalnum((unsigned char)p[n]) || p[n] == '_'))
+		n++;
+	return n <= LOG_MODULE_NAME_MAX ? n : 0;
+}
+
+static void emit_module(struct scan *sc, const char *name, size_t n,
+			const struct line *where)
+{
+	struct fact *f = emit_begin(sc->e, "module", where);
+
+	emit_str(sc->e, f, "name", name, n, where);
+	emit_end(sc->e, f);
+}
+
+/* A call-trace frame in a module: kallsyms prints a module's symbol as
+ * "name+0xoff/0xsize [module]" (sprint_symbol, __sprint_symbol). */
+static void frame_module(struct scan *sc, const char *m, size_t n,
+			 const struct line *where)
+{
+	const char *end = m + n, *open, *plus;
+	size_t len;
+
+	while (end > m && isspace((unsigned char)end[-1]))
+		end--;
+	if (end - m < 8 || end[-1] != ']')
+		return;
+	open = memrchr(m, '[', (size_t)(end - m));
+	if (!open || open == m || open[-1] != ' ')
+		return;
+	plus = memmem(m, (size_t)(open - m), "+0x", 3);
+	if (!plus || !memmem(plus, (size_t)(open - plus), "/0x", 3))
+		return;
+	len = module_name(open + 1, end - 1);
+	if (len && open + 1 + len == end - 1)
+		emit_module(sc, open + 1, len, where);
+}
+
+/* print_modules(): "Modules linked in: a(OE) b c [last unloaded: d]",
+ * each name followed by its taint flags in parentheses. */
+static void linked_modules(struct scan *sc, const char *m, size_t n,
+			   const struct line *where)
+{
+	static const char lead[] = "Modules linked in:";
+	const char *p = memmem(m, n, lead, sizeof(lead) - 1), *end = m + n;
+
+	if (!p)
+		return;
+	p += sizeof(lead) - 1;
+	for (int names = 0; p < end && names < LOG_MODULES_LINKED_MAX;
+	     names++) {
+		size_t len;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end || *p == '[')
+			return;
+		len = module_name(p, end);
+		if (!len || (p + len < end && p[len] != ' ' && p[len] != '('))
+			return;
+		emit_module(sc, p, len, where);
+		p += len;
+		while (p < end && *p != ' ')
+			p++;
+	}
+}
+
+/* A message under a module's own name: dev_printk's "<driver> <device>: "
+ * or pr_fmt's "<module>: ", for the names kb/log_sources.yaml marks as
+ * modules (a class name such as "infiniband" is not one). */
+static void prefix_module(struct scan *sc, const char *m, size_t n,
+			  const struct line *where)
+{
+	size_t len = module_name(m, m + n);
+	struct value v;
+	size_t hits = 0;
+
+	if (!len || len >= n || (m[len] != ' ' && m[len] != ':'))
+		return;
+	v = value_str(m, len);
+	fact_base_lookup(sc->e->fb, sym_intern_cstr("log_source"),
+			 sym_intern_cstr("module"), &v, &hits);
+	if (hits)
+		emit_module(sc, m, len, where);
+}
+
+/* The release in dump_stack's "CPU: %d [UID: %u ]PID: %d Comm: %.20s
+ * %s%s %s %.*s" (lib/dump_stack.c: kexec state, print_tainted() as "Not
+ * tainted" or "Tainted: " and its flag letters, init_utsname()->release,
+ * then the "#N" of the version), and in linux_banner's "Linux version
+ * %s (" (init/version.c).  Returns its length, or 0. */
+static size_t kernel_release(const char *m, size_t n, const char **rel)
+{
+	const char *end = m + n, *p, *r;
+
+	if (n > 14 && !memcmp(m, "Linux version ", 14)) {
+		p = m + 14;
+	} else {
+		if (n < 5 || memcmp(m, "CPU: ", 5) || !memmem(m, n, " Comm: ", 7))
+			return 0;
+		p = memmem(m, n, " Not tainted ", 13);
+		if (p) {
+			p += 13;
+		} else if ((p = memmem(m, n, " Tainted: ", 10))) {
+			p += 10;
+			while (p < end && (isupper((unsigned char)*p) ||
+					   *p == ' '))
+				p++;
+		} else {
+			return 0;
+		}
+	}
+	r = p;
+	if (r >= end || !isdigit((unsigned char)*r))
+		return 0;
+	while (p < end && *p != ' ')
+		p++;
+	if (p + 1 >= end || (p[1] != '#' && p[1] != '('))
+		return 0;
+	*rel = r;
+	return (size_t)(p - r);
+}
+
+/* Notes the release a line names; the file's is emitted at its end, when
+ * all its lines name the same one (a log of several boots, before and
+ * after an upgrade, names none: which one runs now it cannot tell). */
+static void host_kernel(struct scan *sc, const char *m, size_t n,
+			const struct line *where)
+{
+	const char *rel;
+	size_t len = kernel_release(m, n, &rel);
+
+	if (!len || len >= sizeof(sc->kernel) || sc->kernels_differ)
+		return;
+	if (!sc->kernel[0]) {
+		snprintf(sc->kernel, sizeof(sc->kernel), "%.*s", (int)len,
+			 rel);
+		sc->kernel_line = xstrndup(where->p, where->len);
+		sc->kernel_at = *where;
+		sc->kernel_at.p = sc->kernel_line;
+	} else if (strlen(sc->kernel) != len ||
+		   memcmp(sc->kernel, rel, len)) {
+		sc->kernels_differ = true;
+	}
+}
+
+/* A PCI address as dev_name() prints it: dddd:bb:dd.f. */
+static bool pci_address(const char *p, size_t n)
+{
+	return n == 12 && p[4] == ':' && p[7] == ':' && p[10] == '.';
+}
+
+/* The interface a rename names: netdev_printk's "<driver> <parent>
+ * <ifname>: " before net/core/dev.c's "renamed from %s" (dev_change_name,
+ * netdev_info in 4.18, 5.4 and 6.8), which udev's rename of every
+ * interface prints. */
+static void netdev_renamed(struct scan *sc, const char *m, size_t n,
+			   const struct line *where)
+{
+	static const char said[] = ": renamed from ";
+	const char *end = m + n, *colon = memmem(m, n, said, sizeof(said) - 1);
+	const char *tok[3];
+	size_t len[3], drv;
+	const char *p = m;
+	struct fact *f;
+
+	if (!colon)
+		return;
+	for (int i = 0; i < 3; i++) {
+		tok[i] = p;
+		while (p < colon && *p != ' ')
+			p++;
+		len[i] = (size_t)(p - tok[i]);
+		if (!len[i] || (i < 2 && p >= colon))
+			return;
+		p++;
+	}
+	if (p - 1 != colon || len[2] > 15) /* IFNAMSIZ - 1 */
+		return;
+	drv = module_name(tok[0], tok[0] + len[0]);
+	if (drv != len[0] || end - colon <= (long)sizeof(said) - 1)
+		return;
+	f = emit_begin(sc->e, "netdev", where);
+	emit_str(sc->e, f, "name", tok[2], len[2], where);
+	emit_str(sc->e, f, "driver", tok[0], len[0], where);
+	if (pci_address(tok[1], len[1]))
+		emit_str(sc->e, f, "pci", tok[1], len[1], where);
+	emit_end(sc->e, f);
+}
+
+/* The host of the syslog or journal prefix, kept while every stamped line
+ * names the same one (a merged log of several hosts names none). */
+static void note_host(struct scan *sc, const struct stamp *st,
+		      const struct line *where)
+{
+	if (!st->host[0] || sc->hosts_differ)
+		return;
+	if (!sc->host[0]) {
+		snprintf(sc->host, sizeof(sc->host), "%s", st->host);
+		sc->host_line = xstrndup(where->p, where->len);
+		sc->host_at = *where;
+		sc->host_at.p = sc->host_line;
+	} else if (strcmp(sc->host, st->host)) {
+		sc->hosts_differ = true;
+	}
+}
+
+static void inventory(struct scan *sc, const char *m, size_t n,
+		      const struct stamp *st, const struct line *where)
+{
+	frame_module(sc, m, n, where);
+	linked_modules(sc, m, n, where);
+	prefix_module(sc, m, n, where);
+	host_kernel(sc, m, n, where);
+	netdev_renamed(sc, m, n, where);
+	note_host(sc, st, where);
+}
+
 /* One record: a line plus the continuations a mail client split off. */
 static void record(struct scan *sc, const char *rec, size_t len,
 		   const struct line *first)
@@ -408,6 +645,7 @@ static void record(struct scan *sc, const char *rec, size_t len,
 	where.len = len;
 	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)
 		count_hit(sc, &hits[i], msg, dev, &st, &where);
+	inventory(sc, msg, mlen, &st, &where);
 	if (sc->log_facts < LOG_FACTS_MAX) {
 		struct fact *f = emit_begin(sc->e, "log", &where);
 
@@ -469,6 +707,22 @@ static void emit_events(struct scan *sc)
 		free(ev->line);
 	}
 	free(sc->events);
+	if (sc->host[0] && !sc->hosts_differ) {
+		struct fact *f = emit_begin(sc->e, "host", &sc->host_at);
+
+		emit_str(sc->e, f, "hostname", sc->host, strlen(sc->host),
+			 &sc->host_at);
+		emit_end(sc->e, f);
+	}
+	free(sc->host_line);
+	if (sc->kernel[0] && !sc->kernels_differ) {
+		struct fact *f = emit_begin(sc->e, "host", &sc->kernel_at);
+
+		emit_str(sc->e, f, "kernel", sc->kernel, strlen(sc->kernel),
+			 &sc->kernel_at);
+		emit_end(sc->e, f);
+	}
+	free(sc->kernel_line);
 }
 
 /* Whether the first lines mostly carry timestamps (a third suffices, since
@@ -555,6 +809,22 @@ static bool pasted_kernel_line(const struct line *ln, bool strict)
 	return log_stamped_line(&t) || log_driver_line(&t);
 }
 
+/* A line that is not kept as a log fact may still name the running
+ * kernel (the dump_stack line of an oops, the boot banner) or an
+ * interface (its rename). */
+static void unrecorded(struct scan *sc, const struct line *ln)
+{
+	struct stamp st;
+
+	if (!memmem(ln->p, ln->len, " Comm: ", 7) &&
+	    !memmem(ln->p, ln->len, "Linux version ", 14) &&
+	    !memmem(ln->p, ln->len, ": renamed from ", 15))
+		return;
+	stamp(ln->p, ln->len, &st);
+	host_kernel(sc, ln->p + st.msg, ln->len - st.msg, ln);
+	netdev_renamed(sc, ln->p + st.msg, ln->len - st.msg, ln);
+}
+
 static void feed(struct log_stream *s, const char *text, size_t len,
 		 bool pasted, bool strict)
 {
@@ -586,6 +856,8 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 		s->open = !(ln.len && ln.p[0] == '#') &&
 			  ((pasted && pasted_kernel_line(&ln, strict)) ||
 			   (!strict && logscan_relevant(sc->ls, ln.p, ln.len)));
+		if (!s->open)
+			unrecorded(sc, &ln);
 		if (s->open) {
 			s->first = ln;
 			sb_add(rec, ln.p,

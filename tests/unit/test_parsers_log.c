@@ -296,6 +296,71 @@ static void test_short_monotonic(void **state)
 	fact_base_free(p.fb);
 }
 
+/* What the kernel's formats say beside the message: modules from
+ * call-trace frames ("sym+0x../0x.. [mod]"), print_modules()' list and
+ * the prefixes kb/log_sources.yaml marks as modules; the running kernel
+ * from dump_stack's line and the boot banner; an interface from its
+ * rename; the host of a syslog that names one host only. */
+static void test_dmesg_inventory(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	/* syslog of one host (T630), an oops in ib_core over mlx4_ib. */
+	p = parse_log(DMESG "linux-rdma-ml-2020-02-ib-core-null-deref-syslog-format.txt");
+	find(&p, "module", "name", "ib_core");
+	find(&p, "module", "name", "mlx4_ib");
+	assert_string_equal(text(nth(&p, "host", 0), "hostname"), "T630");
+	fact_base_free(p.fb);
+
+	/* dmesg -T: "CPU: 17 PID: 518 Comm: kworker/17:1H Tainted: G S
+	 * E 6.2.0-rc4+ #224", frames in nvme_rdma and nvme_core; the
+	 * "Workqueue: ... [nvme_core]" line is no frame, but a frame names
+	 * nvme_core too. */
+	p = parse_log(DMESG "linux-block-2023-cx5-link-down-nvme-rdma-null-deref-dmesg-T.txt");
+	assert_int_equal(count(&p, "host"), 1);
+	assert_string_equal(text(nth(&p, "host", 0), "kernel"), "6.2.0-rc4+");
+	find(&p, "module", "name", "nvme_rdma");
+	find(&p, "module", "name", "mlx5_core");
+	fact_base_free(p.fb);
+
+	/* Three hosts in one journal: no host is the host. */
+	p = parse_log(DMESG "journal-short-iso-3nodes-switch-reboot-link-flap.txt");
+	assert_int_equal(count(&p, "host"), 0);
+	fact_base_free(p.fb);
+
+	p = parse_log_text("[    0.000000] Linux version 5.14.0-362.8.1.el9_3.x86_64 (mockbuild@x86-vm-08.build.eng.bos.redhat.com) (gcc (GCC) 11.4.1) #1 SMP PREEMPT_DYNAMIC\n");
+	assert_string_equal(text(nth(&p, "host", 0), "kernel"),
+			    "5.14.0-362.8.1.el9_3.x86_64");
+	fact_base_free(p.fb);
+
+	p = parse_log_text(
+		"[    0.000000] Linux version 5.14.0-362.8.1.el9_3.x86_64 (mockbuild@x86-vm-08.build.eng.bos.redhat.com) (gcc (GCC) 11.4.1) #1 SMP PREEMPT_DYNAMIC\n"
+		"[    3.011390] bnxt_en 0000:18:00.0 eno2np0: renamed from eth1\n"
+		"[   12.000000] infiniband mlx5_0: ib_query_port failed (-110)\n"
+		"[   40.100000] Modules linked in: rdma_ucm(OE) ib_uverbs(OE) mlx5_ib(OE) mlx5_core(OE) mlxfw [last unloaded: mlx_compat]\n"
+		"[   40.100001] CPU: 3 PID: 77 Comm: kworker/3:1 Not tainted 6.8.0-31-generic #31-Ubuntu\n");
+	/* Two releases (a banner, then an oops of another boot): which
+	 * one runs now the log cannot tell. */
+	assert_int_equal(count(&p, "host"), 0);
+	assert_string_equal(text(find(&p, "netdev", "name", "eno2np0"), "pci"),
+			    "0000:18:00.0");
+	assert_string_equal(
+		text(find(&p, "netdev", "name", "eno2np0"), "driver"),
+		"bnxt_en");
+	find(&p, "module", "name", "rdma_ucm");
+	find(&p, "module", "name", "mlxfw");
+	for (size_t i = 0; i < count(&p, "module"); i++) {
+		const char *name = text(nth(&p, "module", i), "name");
+
+		/* a class, and a module the list says was unloaded */
+		assert_string_not_equal(name, "infiniband");
+		assert_string_not_equal(name, "mlx_compat");
+	}
+	assert_int_equal(count(&p, "module"), 5);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_dmesg_without_timestamps),
 		cmocka_unit_test(test_dmesg_other_forms),
 		cmocka_unit_test(test_short_monotonic),
+		cmocka_unit_test(test_dmesg_inventory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

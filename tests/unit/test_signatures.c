@@ -171,11 +171,69 @@ static void test_the_check_can_fail(void **state)
 	fact_base_free(kb);
 }
 
+/* The signature a line gets: the decoded firmware command statuses of
+ * mlx4 (0x3 is not 0x30, and MLNX_OFED 2.x's longer form decodes too),
+ * and the specific bnxt_re, rdma_rxe and nvme-rdma signatures standing
+ * before the drivers' string fallbacks.  Lines are the format strings of
+ * the kb entries' sources, filled in. */
+static void test_line_gets_its_signature(void **state)
+{
+	static const struct {
+		const char *line, *sig;
+	} cases[] = {
+		{ "[ 10.1] mlx4_core 0000:08:00.0: command 0x24 failed: fw status = 0x30",
+		  "MLX4-CMD-STATUS-BAD-PKT" },
+		{ "[ 10.2] mlx4_core 0000:08:00.0: command 0x24 failed: fw status = 0x3",
+		  "MLX4-CMD-STATUS-BAD-PARAM" },
+		{ "[ 10.3] mlx4_core 0000:03:00.0: command SET_PORT (0xc) failed: in_param=0x6098b5000, in_mod=0x1, op_mod=0x0, fw status = 0x40",
+		  "MLX4-CMD-STATUS-BAD-SIZE" },
+		{ "[ 10.4] mlx4_core 0000:03:00.0: command 0x1f failed: fw status = 0xb",
+		  "MLX4-CMD-STATUS-BAD-NVMEM" },
+		{ "[ 10.5] mlx4_core 0000:03:00.0: command 0x1f failed: fw status = 0x50",
+		  "MLX4-CMD-STATUS-MULTI-FUNC-REQ" },
+		{ "[  9.0] bnxt_en 0000:18:00.0: bnxt_re: probe error: RoCE is not",
+		  "BNXT-RE-ROCE-NOT-SUPPORTED" },
+		{ "[  5.0] rdma_rxe: failed to init crc32 algorithm err:-2",
+		  "RXE-CRC32-UNAVAILABLE" },
+		{ "[  6.0] rdma_rxe: bad ICRC from fe80::1",
+		  "RXE-BAD-ICRC" },
+		{ "[  7.0] nvme nvme1: failed to initialize PI MR pool sized 256 for QID 3",
+		  "NVME-RDMA-MR-POOL" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct parsed p = { kb_base(), 0 };
+		struct diag *d = diag_new();
+		struct logscan *scan = logscan_new(p.fb, d);
+		struct emit em;
+		size_t n;
+
+		emit_init(&em, p.fb, "t");
+		em.scan = scan;
+		p.facts = format_find("dmesg")->parse(
+			&em, cases[i].line, strlen(cases[i].line), NULL);
+		n = count(&p, "log_event");
+		if (n != 1 ||
+		    strcmp(text(nth(&p, "log_event", 0), "signature"),
+			   cases[i].sig))
+			fail_msg("%s: %zu events, first %s, want %s",
+				 cases[i].line, n,
+				 n ? text(nth(&p, "log_event", 0), "signature")
+				   : "none",
+				 cases[i].sig);
+		logscan_free(scan);
+		diag_free(d);
+		fact_base_free(p.fb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_signature_is_diagnosed),
 		cmocka_unit_test(test_the_check_can_fail),
+		cmocka_unit_test(test_line_gets_its_signature),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

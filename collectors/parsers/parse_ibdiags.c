@@ -88,46 +88,100 @@ static const struct {
 	{ "SMLid", "sm_lid", PI_INT },
 };
 
-static void portinfo_field(struct emit *e, struct fact *f,
-			   const struct line *name, const struct line *val)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(portinfo); i++) {
-		const char *norm;
+/* One port's PortInfo as read: the header, then each field's value. */
+struct portinfo_read {
+	struct line header, node;
+	long port;
+	struct line vals[ARRAY_SIZE(portinfo)];
+};
 
-		if (!line_eq(name, portinfo[i].name))
+static void portinfo_value(struct portinfo_read *r, const struct line *name,
+			   const struct line *val)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(portinfo); i++)
+		if (line_eq(name, portinfo[i].name) && !r->vals[i].p)
+			r->vals[i] = *val;
+}
+
+static bool portinfo_has(const struct portinfo_read *r, const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(portinfo); i++)
+		if (!strcmp(portinfo[i].name, name))
+			return r->vals[i].p != NULL;
+	return false;
+}
+
+/* An extended speed that is one: "14.0625 Gbps", not "No Extended
+ * Speed" or "0". */
+static bool ext_speed(const struct line *val)
+{
+	double v;
+
+	return line_number(val, &v) && v > 0;
+}
+
+/* Emits the port read; the active extended speed, when there is one,
+ * is the lane speed (LinkSpeedActive then says "Extended speed" or the
+ * highest legacy speed). */
+static void portinfo_emit(struct emit *e, const struct portinfo_read *r)
+{
+	struct fact *f;
+	bool ext = false;
+
+	if (!r->header.p)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(portinfo); i++)
+		if (portinfo[i].how == PI_EXT_SPEED && r->vals[i].p)
+			ext = ext_speed(&r->vals[i]);
+	f = emit_begin(e, "port", &r->header);
+	emit_line(e, f, "hca", &r->node, &r->header);
+	emit_int(e, f, "port", r->port, &r->header);
+	for (size_t i = 0; i < ARRAY_SIZE(portinfo); i++) {
+		const struct line *val = &r->vals[i];
+		const char *norm = NULL;
+
+		if (!val->p)
 			continue;
 		switch (portinfo[i].how) {
 		case PI_STATE:
+			norm = port_state_norm(val->p, val->len);
+			break;
 		case PI_PHYS:
-			norm = portinfo[i].how == PI_STATE ?
-				       port_state_norm(val->p, val->len) :
-				       phys_state_norm(val->p, val->len);
-			if (norm)
-				emit_str(e, f, portinfo[i].field, norm,
-					 strlen(norm), val);
+			norm = phys_state_norm(val->p, val->len);
 			break;
 		case PI_EXT_SPEED:
-			if (!isdigit((unsigned char)val->p[0]) ||
-			    (val->len >= 1 && val->p[0] == '0' &&
-			     !line_contains(val, ".")))
-				break;
-			emit_line(e, f, portinfo[i].field, val, val);
-			break;
+			if (ext)
+				emit_line(e, f, portinfo[i].field, val, val);
+			continue;
 		case PI_TEXT:
+			if (ext && !strcmp(portinfo[i].field, "speed"))
+				continue;
+			emit_line(e, f, portinfo[i].field, val, val);
+			continue;
 		case PI_INT:
 			emit_line(e, f, portinfo[i].field, val, val);
-			break;
+			continue;
 		}
-		return;
+		if (norm)
+			emit_str(e, f, portinfo[i].field, norm, strlen(norm),
+				 val);
 	}
+	/* a port queried by LID answers at that LID (a switch's ports share
+	 * it) when the dump shows no Lid of its own */
+	if (!portinfo_has(r, "Lid") && line_starts(&r->node, "Lid "))
+		emit_line(e, f, "lid",
+			  &(struct line){ r->node.p + 4, r->node.len - 4,
+					  r->header.no },
+			  &r->header);
+	emit_end(e, f);
 }
 
 int parse_ibportstate(struct emit *e, const char *text, size_t len,
 		      const char *arg)
 {
+	struct portinfo_read *r = xcalloc(1, sizeof(*r));
 	struct lines it;
 	struct line raw;
-	struct fact *f = NULL;
 	unsigned before = e->nfacts;
 
 	(void)arg;
@@ -137,19 +191,11 @@ int parse_ibportstate(struct emit *e, const char *text, size_t len,
 		long port;
 
 		if (port_info_header(&ln, &node, &port)) {
-			emit_end(e, f);
-			f = emit_begin(e, "port", &ln);
-			emit_line(e, f, "hca", &node, &ln);
-			emit_int(e, f, "port", port, &ln);
-			/* a port queried by LID answers at that LID (a
-			 * switch's ports share its LID); a Lid field of
-			 * the dump, when shown, says it again */
-			if (line_starts(&node, "Lid ")) {
-				struct line lid = { node.p + 4, node.len - 4,
-						    ln.no };
-
-				emit_line(e, f, "lid", &lid, &ln);
-			}
+			portinfo_emit(e, r);
+			memset(r, 0, sizeof(*r));
+			r->header = ln;
+			r->node = node;
+			r->port = port;
 			continue;
 		}
 		if (line_starts(&ln, "ibwarn:") ||
@@ -158,10 +204,18 @@ int parse_ibportstate(struct emit *e, const char *text, size_t len,
 			emit_tool_error(e, "ibportstate", &ln);
 			continue;
 		}
-		if (f && dotted(&ln, &name, &val))
-			portinfo_field(e, f, &name, &val);
+		/* another header ("# MLNX ext Port info:", whose fields
+		 * reuse the names in other units) ends the port */
+		if (line_starts(&ln, "#")) {
+			portinfo_emit(e, r);
+			memset(r, 0, sizeof(*r));
+			continue;
+		}
+		if (r->header.p && dotted(&ln, &name, &val))
+			portinfo_value(r, &name, &val);
 	}
-	emit_end(e, f);
+	portinfo_emit(e, r);
+	free(r);
 	return (int)(e->nfacts - before);
 }
 

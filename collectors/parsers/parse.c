@@ -239,7 +239,14 @@ const char *driver_origin_of(const char *v, size_t n)
 		else if (!(c >= '0' && c <= '9') && c != '.')
 			return "unknown";
 	}
-	return dash && dots_after_dash >= 2 ? "mlnx_ofed" : "unknown";
+	if (dash && dots_after_dash >= 2)
+		return "mlnx_ofed";
+	/* "4.0-0" (mlx4's DRV_VERSION in drivers/net/ethernet/mellanox/
+	 * mlx4/mlx4.h), "5.0-0" (mlx5_core's DRIVER_VERSION before v5.13):
+	 * the in-tree drivers' fixed release 0 */
+	if (dash && n >= 2 && v[n - 1] == '0' && v[n - 2] == '-')
+		return "inbox";
+	return "unknown";
 }
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source)

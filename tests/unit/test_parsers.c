@@ -161,6 +161,19 @@ static void test_ethtool(void **state)
 	assert_string_equal(fact_text(f, "version"), "4.2-1.2.0");
 	assert_string_equal(fact_text(f, "origin"), "mlnx_ofed");
 	fact_base_free(p.fb);
+
+	/* the in-tree driver's fixed "5.0-0" (4.0-0 for mlx4) is inbox */
+	p = parse("ethtool_i",
+		  SAMPLES "ethtool_i/netdev-2019-net-next-5.5-rc1-mlx5_core-"
+			  "5.0-0-inbox.txt",
+		  "eth0");
+	f = find(&p, "driver", "name", "mlx5_core");
+	assert_string_equal(fact_text(f, "version"), "5.0-0");
+	assert_string_equal(fact_text(f, "origin"), "inbox");
+	fact_base_free(p.fb);
+	assert_string_equal(driver_origin_of("4.0-0", 5), "inbox");
+	assert_string_equal(driver_origin_of("4.0-10", 6), "unknown");
+	assert_string_equal(driver_origin_of("5.8-1.0.1", 9), "mlnx_ofed");
 }
 
 static void test_modinfo(void **state)

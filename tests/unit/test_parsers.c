@@ -198,6 +198,11 @@ static void test_modinfo(void **state)
 
 static void test_perftest(void **state)
 {
+	static const char cut[] =
+		"                    RDMA_Write BW Test\n"
+		" Dual-port       : OFF          Device         : rocep1s0f0\n"
+		" Link type       : IB\n"
+		" local address: LID 0000 QPN 0x066e PSN 0xf840\n";
 	struct parsed p;
 	const struct fact *f;
 
@@ -245,6 +250,32 @@ static void test_perftest(void **state)
 	f = nth(&p, "perftest", 0);
 	assert_string_equal(fact_text(f, "test"), "ib_write_bw");
 	assert_string_equal(fact_text(f, "error"), "Did not detect devices");
+	fact_base_free(p.fb);
+
+	/* every row is kept in order; the local LID of an InfiniBand run
+	 * is the port's (perftest's default port 1, which -i 1 names) */
+	p = parse_file("transcript",
+		       SAMPLES "perftest/cn-notes-ib_send_bw-a-ud-mlx4_0-ib-"
+			       "lid-4.txt",
+		       NULL);
+	assert_int_equal(count(&p, "perftest_row"), 6);
+	f = nth(&p, "perftest_row", 1);
+	assert_int_equal(num(f, "msg_size"), 4);
+	assert_string_equal(fact_text(f, "test"), "ib_send_bw");
+	f = nth(&p, "perftest", 0);
+	assert_int_equal(num(f, "msg_size"), 64);
+	f = port(&p, "mlx4_0", 1);
+	assert_int_equal(num(f, "lid"), 4);
+	assert_int_equal(line_of(f, "lid"), 20);
+	fact_base_free(p.fb);
+
+	/* a header cut before the table still names test, device, link;
+	 * a RoCE run's LID 0000 (or one forced to IB) is no port's LID */
+	p = parse_text("perftest", cut, strlen(cut), "t.txt", NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(fact_text(f, "hca"), "rocep1s0f0");
+	assert_string_equal(fact_text(f, "link_type"), "IB");
+	assert_int_equal(count(&p, "port"), 0);
 	fact_base_free(p.fb);
 }
 

@@ -279,6 +279,43 @@ static void test_perftest(void **state)
 	fact_base_free(p.fb);
 }
 
+/* Two tools that say different things of one port: the fact keeps the
+ * first, a disagreement keeps the second; GUIDs spelled differently by
+ * two tools are one value. */
+static void test_disagreement(void **state)
+{
+	static const char paste[] =
+		"$ ibstat mlx5_0\n"
+		"CA 'mlx5_0'\n"
+		"\tCA type: MT4119\n"
+		"\tNode GUID: 0x0c42a10300d9e4a0\n"
+		"\tPort 1:\n"
+		"\t\tState: Active\n"
+		"\t\tPhysical state: LinkUp\n"
+		"$ ibv_devinfo\n"
+		"hca_id:\tmlx5_0\n"
+		"\tnode_guid:\t\t\t0c42:a103:00d9:e4a0\n"
+		"\tphys_port_cnt:\t\t\t1\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_DOWN (1)\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse_text("transcript", paste, strlen(paste), "t.txt", NULL);
+	assert_string_equal(text(port(&p, "mlx5_0", 1), "state"), "ACTIVE");
+	assert_int_equal(count(&p, "disagreement"), 1);
+	f = nth(&p, "disagreement", 0);
+	assert_string_equal(text(f, "kind"), "port");
+	assert_string_equal(text(f, "entity"), "mlx5_0/1");
+	assert_string_equal(text(f, "field"), "state");
+	assert_string_equal(text(f, "value"), "ACTIVE");
+	assert_string_equal(text(f, "other"), "DOWN");
+	assert_int_equal(line_of(f, "value"), 6);
+	assert_int_equal(line_of(f, "other"), 13);
+	fact_base_free(p.fb);
+}
+
 static void test_kconfig_and_modules(void **state)
 {
 	static const char config[] =
@@ -394,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_ethtool),
 		cmocka_unit_test(test_modinfo),
 		cmocka_unit_test(test_perftest),
+		cmocka_unit_test(test_disagreement),
 		cmocka_unit_test(test_kconfig_and_modules),
 		cmocka_unit_test(test_fact_file),
 	};

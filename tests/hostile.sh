@@ -363,10 +363,13 @@ if [ -n "$HEAVY" ]; then
 else
 	skip "a million modules left out under valgrind"
 fi
-# The same adapter twice: one hca fact, the first block's values kept.
-hcase duplicate-devices 0 "ibstat-duplicate-ca.txt: 4 facts" -- "$BIN" facts "$H/ibstat-duplicate-ca.txt"
+# The same adapter twice: one hca fact, the first block's values kept, and
+# the second block's other firmware kept as a disagreement.
+hcase duplicate-devices 0 "ibstat-duplicate-ca.txt: 5 facts" -- "$BIN" facts "$H/ibstat-duplicate-ca.txt"
 [ "$(grep -c '^#[0-9]* hca name=mlx5_0 ' "$T/out")" = 1 ] && ok ||
 	bad "duplicate-devices: not one hca fact"
+grep -q '^#[0-9]* disagreement kind=hca entity=mlx5_0 field=fw_ver value=16.26.1040 other=16.35.2000 ' "$T/out" && ok ||
+	bad "duplicate-devices: the second firmware is not kept"
 
 # ---------------------------------------------------------------- rules
 hcase yaml-alias-bomb 3 "rules-alias-bomb.yaml:3:4: error: YAML anchors \('&name'\) are not supported" -- \

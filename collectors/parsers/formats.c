@@ -101,6 +101,8 @@ static const struct marker m_ibv_devinfo[] = {
 	HAS("ibv_devinfo", 20),
 };
 static const struct marker m_ibv_devices[] = {
+	/* ibswinfo draws its table with the same dashed rules */
+	TEST(ibswinfo_row_line, -30),
 	PRE2("device", "node GUID", 70),
 	PRE2("------", "--------", 20),
 };
@@ -214,6 +216,39 @@ static const struct marker m_show_gids[] = {
 static const struct marker m_sminfo[] = {
 	PRE2("sminfo: sm lid ", " state ", 100),
 	PRE("sminfo: iberror:", 60),
+};
+/* infiniband-diags ibportstate.c and smpquery.c: "# Port info: %s port
+ * %d", then libibmad's dot-padded PortInfo fields */
+static const struct marker m_ibportstate[] = {
+	TEST(ibportstate_header_line, 60),
+	PRE2("LinkState:", "..", 20),
+	PRE2("PhysLinkState:", "..", 20),
+	PRE2("LinkWidthActive:", "..", 15),
+	PRE2("LinkSpeedActive:", "..", 15),
+};
+/* ibnetdiscover.c dump_ports_report(): "%2s %5d %2d 0x%016" PRIx64 ..." */
+static const struct marker m_ibnetdiscover[] = {
+	TEST(ibnetdiscover_row_line, 35),
+};
+/* mlxlink's sections: "Operational Info", then "State : Active", ... */
+static const struct marker m_mlxlink[] = {
+	TEST(mlxlink_section_line, 30),
+	PRE2("Physical state", " : ", 15),
+	PRE2("Status Opcode", " : ", 20),
+	PRE2("Auto Negotiation", " : ", 10),
+	PRE2("FEC", " : ", 10),
+};
+/* ibswinfo.sh: printf "%-18s | %s" rows */
+static const struct marker m_ibswinfo[] = {
+	TEST(ibswinfo_row_line, 30),
+	PRE2("uptime (d-h:m:s)", "|", 20),
+	PRE2("PSU0 status", "|", 20),
+};
+/* UCX tools/info: "# Memory domain: ...", "#   Transport: ...", ... */
+static const struct marker m_ucx_info[] = {
+	TEST(ucx_info_md_line, 50),
+	PRE2("#", "Transport: ", 15),
+	PRE2("#", "Device: ", 10),
 };
 static const struct marker m_sysfs_attr[] = {
 	TEST(sysfs_value_line, 10),

@@ -144,6 +144,16 @@ void format_list_names(struct strbuf *sb);
 	  "gid", m_show_gids, 400, 0, 0, NULL) \
 	X(sminfo, "sminfo (infiniband-diags)", \
 	  "sm tool_error", m_sminfo, 20, 0, 0, NULL) \
+	X(ibportstate, "ibportstate or smpquery portinfo (infiniband-diags)", \
+	  "port tool_error", m_ibportstate, 65536, 0, 0, NULL) \
+	X(ibnetdiscover, "ibnetdiscover -p, the ports report (infiniband-diags)", \
+	  "port tool_error", m_ibnetdiscover, 65536, 0, 0, NULL) \
+	X(mlxlink, "mlxlink (MFT): one port's link", \
+	  "hca port tool_error", m_mlxlink, 200, 0, 0, NULL) \
+	X(ibswinfo, "ibswinfo: an unmanaged InfiniBand switch", \
+	  "fw_image sensor", m_ibswinfo, 200, 0, 0, NULL) \
+	X(ucx_info, "ucx_info -d (UCX memory domains, transports, devices)", \
+	  "hca port netdev", m_ucx_info, 65536, 0, 0, NULL) \
 	X(sysfs_attr, "a file of /sys/class/infiniband, as cat prints it", \
 	  "hca port", m_sysfs_attr, 4, 0, FORMAT_NAMED, NULL) \
 	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
@@ -184,5 +194,10 @@ bool show_gids_row_line(const struct line *ln);
 bool mst_status_row_line(const struct line *ln);
 bool devlink_health_dev_line(const struct line *ln);
 bool sysfs_value_line(const struct line *ln);
+bool ibportstate_header_line(const struct line *ln);
+bool ibnetdiscover_row_line(const struct line *ln);
+bool mlxlink_section_line(const struct line *ln);
+bool ibswinfo_row_line(const struct line *ln);
+bool ucx_info_md_line(const struct line *ln);
 
 #endif

@@ -239,7 +239,14 @@ const char *driver_origin_of(const char *v, size_t n)
 		else if (!(c >= '0' && c <= '9') && c != '.')
 			return "unknown";
 	}
-	return dash && dots_after_dash >= 2 ? "mlnx_ofed" : "unknown";
+	if (dash && dots_after_dash >= 2)
+		return "mlnx_ofed";
+	/* "4.0-0" (mlx4's DRV_VERSION in drivers/net/ethernet/mellanox/
+	 * mlx4/mlx4.h), "5.0-0" (mlx5_core's DRIVER_VERSION before v5.13):
+	 * the in-tree drivers' fixed release 0 */
+	if (dash && n >= 2 && v[n - 1] == '0' && v[n - 2] == '-')
+		return "inbox";
+	return "unknown";
 }
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source)
@@ -500,6 +507,137 @@ static void note_changes(struct emit *e, const struct fact *f)
 	}
 }
 
+/* A disagreement fact: the entity's field holds was (kept, with where it
+ * was read) while a second source gives now (f's field). */
+static void emit_disagreement(struct emit *e, const struct vocab_kind *k,
+			      const struct fact *f, const struct field *now,
+			      const struct field *was)
+{
+	struct strbuf ent = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct line at = { now->prov.text ? now->prov.text : "",
+			   now->prov.text ? strlen(now->prov.text) : 0,
+			   now->prov.line > e->line_base ?
+				   now->prov.line - e->line_base :
+				   0 };
+	struct fact *d = emit_begin(e, "disagreement", at.no ? &at : NULL);
+	const char *field = sym_str(now->name);
+
+	entity_name(k, f, &ent);
+	value_format(&was->v, &a);
+	value_format(&now->v, &b);
+	emit_str(e, d, "kind", k->name, strlen(k->name), at.no ? &at : NULL);
+	emit_str(e, d, "entity", ent.buf, ent.len, at.no ? &at : NULL);
+	emit_str(e, d, "field", field, strlen(field), at.no ? &at : NULL);
+	fact_put_at(e->fb, d, sym_intern_cstr("value"),
+		    value_str(a.buf ? a.buf : "", a.len), was->prov.src,
+		    was->prov.line, was->prov.text,
+		    was->prov.text ? strlen(was->prov.text) : 0);
+	emit_str(e, d, "other", b.buf, b.len, at.no ? &at : NULL);
+	emit_str(e, d, "other_kind", k->name, strlen(k->name),
+		 at.no ? &at : NULL);
+	e->nfacts++;
+	fact_base_commit(e->fb, d, &(bool){ false });
+	sb_release(&ent);
+	sb_release(&a);
+	sb_release(&b);
+}
+
+/* An identifier the tools spell differently ("0x0c42a10300d9e4a0",
+ * "0c42:a103:00d9:e4a0"): hex digits with an optional 0x and colons,
+ * folded to lowercase digits alone; false for any other text. */
+static bool hex_id(const char *s, char *out, size_t size)
+{
+	size_t o = 0;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	for (; *s; s++) {
+		if (*s == ':')
+			continue;
+		if (!isxdigit((unsigned char)*s) || o + 1 >= size)
+			return false;
+		out[o++] = (char)tolower((unsigned char)*s);
+	}
+	out[o] = '\0';
+	return o >= 8;
+}
+
+/* Two sources agree when they print the same text, or the same hex
+ * identifier in their own spellings. */
+static bool same_reading(const struct value *a, const struct value *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	char hx[40], hy[40];
+	bool same;
+
+	if (same_text(a, b))
+		return true;
+	value_format(a, &x);
+	value_format(b, &y);
+	same = x.buf && y.buf && hex_id(x.buf, hx, sizeof(hx)) &&
+	       hex_id(y.buf, hy, sizeof(hy)) && !strcmp(hx, hy);
+	sb_release(&x);
+	sb_release(&y);
+	return same;
+}
+
+/* Fields that say which source told a value, not what the entity is:
+ * two sources differ in them by nature. */
+static const struct {
+	const char *kind, *field;
+} per_source[] = {
+	{ "driver", "evidence" },
+};
+
+static bool source_field(const struct vocab_kind *k, uint32_t field)
+{
+	for (size_t i = 0; i < sizeof(per_source) / sizeof(*per_source); i++)
+		if (!strcmp(k->name, per_source[i].kind) &&
+		    !strcmp(sym_str(field), per_source[i].field))
+			return true;
+	return false;
+}
+
+/* Disagreement facts for the values of f that differ from those another
+ * source (another tool, or a file of its own) gave the same entity: the
+ * fact keeps the first, and the second is not merged away unseen. */
+static void note_disagreements(struct emit *e, const struct fact *f)
+{
+	const struct vocab_kind *k = vocab_kind(f->kind);
+	const struct vocab_field *first = NULL;
+	const struct value *kv;
+	const uint32_t *ids;
+	size_t n = 0;
+
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->nfields && !first; i++)
+		if (k->fields[i].key)
+			first = &k->fields[i];
+	if (!first || !(kv = fact_get(f, first->sym)))
+		return;
+	ids = fact_base_lookup(e->fb, f->kind, first->sym, kv, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *g = fact_base_get(e->fb, ids[i]);
+
+		if (!same_entity(k, f, g))
+			continue;
+		for (uint32_t j = 0; j < f->nfields; j++) {
+			const struct vocab_field *vf =
+				vocab_field(k, f->fields[j].name);
+			const struct field *was =
+				fact_field(g, f->fields[j].name);
+
+			if (!vf || vf->key || !was ||
+			    source_field(k, f->fields[j].name) ||
+			    same_reading(&was->v, &f->fields[j].v))
+				continue;
+			emit_disagreement(e, k, f, &f->fields[j], was);
+		}
+		break;
+	}
+}
+
 const struct fact *emit_end(struct emit *e, struct fact *f)
 {
 	bool added;
@@ -512,6 +650,8 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 	}
 	if (e->snapshot)
 		note_changes(e, f);
+	else
+		note_disagreements(e, f);
 	e->nfacts++;
 	if (e->watch_kind && f->kind == e->watch_kind)
 		e->watched++;

@@ -63,7 +63,8 @@ bool line_pci_id(const struct line *t, char *buf, size_t size);
 
 /* The origin a driver version string suggests: "mlnx_ofed" for the
  * release-style numbers MLNX_OFED and DOCA-OFED give their modules
- * ("5.7-1.0.2"), "inbox" for the old in-tree "3.0-1 (January 2015)",
+ * ("5.7-1.0.2"), "inbox" for the old in-tree "3.0-1 (January 2015)" and
+ * the later in-tree "4.0-0" and "5.0-0",
  * else "unknown". */
 const char *driver_origin_of(const char *v, size_t n);
 

@@ -3,9 +3,11 @@
  * MST device, PCI address, RDMA device and interface). */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
+#include "engine/xalloc.h"
 
 static bool all_digits(const struct line *t)
 {
@@ -36,9 +38,52 @@ bool show_gids_row_line(const struct line *ln)
 	return gid_row(ln, tok) > 0;
 }
 
+#define GID_PORTS 64 /* @@ ports of one show_gids output counted */
+
+/* A port show_gids lists: its rows, counted, and its interface. */
+struct gid_port {
+	struct line hca, port, netdev, first;
+	unsigned rows;
+};
+
+static struct gid_port *gid_port_of(struct gid_port *t, size_t *n,
+				    const struct line *hca,
+				    const struct line *port,
+				    const struct line *ln)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (t[i].hca.len == hca->len &&
+		    !memcmp(t[i].hca.p, hca->p, hca->len) &&
+		    t[i].port.len == port->len &&
+		    !memcmp(t[i].port.p, port->p, port->len))
+			return &t[i];
+	if (*n == GID_PORTS)
+		return NULL;
+	t[*n] = (struct gid_port){ *hca, *port, { 0 }, *ln, 0 };
+	return &t[(*n)++];
+}
+
+/* show_gids lists the entries of each port's GID table that are not
+ * zero, so the rows of a port are its gid_count. */
+static void gid_ports_emit(struct emit *e, const struct gid_port *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct fact *f = emit_begin(e, "port", &t[i].first);
+
+		emit_line(e, f, "hca", &t[i].hca, &t[i].first);
+		emit_line(e, f, "port", &t[i].port, &t[i].first);
+		emit_int(e, f, "gid_count", t[i].rows, &t[i].first);
+		if (t[i].netdev.p)
+			emit_line(e, f, "netdev", &t[i].netdev, &t[i].first);
+		emit_end(e, f);
+	}
+}
+
 int parse_show_gids(struct emit *e, const char *text, size_t len,
 		    const char *arg)
 {
+	struct gid_port *ports = xcalloc(GID_PORTS, sizeof(*ports));
+	size_t nports = 0;
 	struct lines it;
 	struct line raw;
 	unsigned before = e->nfacts;
@@ -48,6 +93,7 @@ int parse_show_gids(struct emit *e, const char *text, size_t len,
 	while (lines_next(&it, &raw)) {
 		struct line ln = line_trim(raw), tok[8];
 		size_t n = gid_row(&ln, tok), ver;
+		struct gid_port *gp;
 		struct fact *f;
 
 		if (!n)
@@ -57,6 +103,12 @@ int parse_show_gids(struct emit *e, const char *text, size_t len,
 			if (line_eq(&tok[ver], "v1") ||
 			    line_eq(&tok[ver], "v2"))
 				break;
+		gp = gid_port_of(ports, &nports, &tok[0], &tok[1], &ln);
+		if (gp) {
+			gp->rows++;
+			if (ver + 1 < n && !gp->netdev.p)
+				gp->netdev = tok[ver + 1];
+		}
 		f = emit_begin(e, "gid", &ln);
 		emit_line(e, f, "hca", &tok[0], &ln);
 		emit_line(e, f, "port", &tok[1], &ln);
@@ -76,6 +128,8 @@ int parse_show_gids(struct emit *e, const char *text, size_t len,
 			emit_end(e, f);
 		}
 	}
+	gid_ports_emit(e, ports, nports);
+	free(ports);
 	return (int)(e->nfacts - before);
 }
 

@@ -2,6 +2,7 @@
  * Device and Link type, the last result row, and failure strings. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
@@ -35,9 +36,14 @@ static const char *const failures[] = {
 	"IB device ", "Error ",		"ERROR:",
 };
 
+/* The port perftest uses when -i/--ib-port is not given
+ * (perftest_parameters.h: DEF_IB_PORT 1). */
+#define PERFTEST_DEFAULT_PORT 1
+
 struct result {
 	char test[32];
 	struct line title, device_line, link_line, row, error, warning;
+	struct line local, local_lid; /* "local address: LID 0x02 ..." */
 	struct line device, link;
 	enum table table;
 	bool mib;
@@ -153,7 +159,9 @@ static void emit_result(struct emit *e, struct result *r)
 					     &r->title;
 	double k = r->mib ? MIB_TO_GBIT : 1;
 
-	if (!r->row.p && !r->error.p)
+	/* a header with no result yet still names the test, the device
+	 * and the link (an output cut before its table) */
+	if (!r->row.p && !r->error.p && !(r->title.p && r->device.p))
 		return;
 	f = emit_begin(e, "perftest", at->p ? at : NULL);
 	if (r->test[0])
@@ -176,6 +184,45 @@ static void emit_result(struct emit *e, struct result *r)
 		emit_line(e, f, "error", &r->error, &r->error);
 	if (r->warning.p)
 		emit_line(e, f, "warning", &r->warning, &r->warning);
+	emit_end(e, f);
+}
+
+/* "local address: LID 0x02 QPN 0x0032 PSN ...": the LID of the port the
+ * test ran on (InfiniBand; RoCE prints LID 0000 and a GID). */
+static void local_address(struct result *r, const struct line *ln)
+{
+	static const char tag[] = "local address: LID ";
+	struct line v;
+
+	if (r->local.p || !line_starts(ln, tag))
+		return;
+	v = (struct line){ ln->p + sizeof(tag) - 1,
+			   ln->len - (sizeof(tag) - 1), ln->no };
+	v.len = 0;
+	while (v.len < ln->len - (sizeof(tag) - 1) &&
+	       !isspace((unsigned char)v.p[v.len]))
+		v.len++;
+	r->local = *ln;
+	r->local_lid = v;
+}
+
+static void emit_local_port(struct emit *e, const struct result *r)
+{
+	char buf[16];
+	long lid;
+	struct fact *f;
+
+	if (!r->local.p || !r->device.p || !r->link.p ||
+	    !line_eq(&r->link, "IB"))
+		return;
+	line_copy(&r->local_lid, buf, sizeof(buf));
+	lid = strtol(buf, NULL, 0);
+	if (lid <= 0 || lid >= 0xffff)
+		return;
+	f = emit_begin(e, "port", &r->local);
+	emit_line(e, f, "hca", &r->device, &r->device_line);
+	emit_int(e, f, "port", PERFTEST_DEFAULT_PORT, NULL);
+	emit_int(e, f, "lid", lid, &r->local);
 	emit_end(e, f);
 }
 
@@ -224,6 +271,7 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 				emit_row(e, &r);
 			continue;
 		}
+		local_address(&r, &ln);
 		if (line_starts(&ln, "Conflicting CPU frequency") &&
 		    !r.warning.p)
 			r.warning = ln;
@@ -233,6 +281,7 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 				r.error = ln;
 	}
 	emit_result(e, &r);
+	emit_local_port(e, &r);
 	return (int)(e->nfacts - before);
 }
 

@@ -161,6 +161,19 @@ static void test_ethtool(void **state)
 	assert_string_equal(fact_text(f, "version"), "4.2-1.2.0");
 	assert_string_equal(fact_text(f, "origin"), "mlnx_ofed");
 	fact_base_free(p.fb);
+
+	/* the in-tree driver's fixed "5.0-0" (4.0-0 for mlx4) is inbox */
+	p = parse("ethtool_i",
+		  SAMPLES "ethtool_i/netdev-2019-net-next-5.5-rc1-mlx5_core-"
+			  "5.0-0-inbox.txt",
+		  "eth0");
+	f = find(&p, "driver", "name", "mlx5_core");
+	assert_string_equal(fact_text(f, "version"), "5.0-0");
+	assert_string_equal(fact_text(f, "origin"), "inbox");
+	fact_base_free(p.fb);
+	assert_string_equal(driver_origin_of("4.0-0", 5), "inbox");
+	assert_string_equal(driver_origin_of("4.0-10", 6), "unknown");
+	assert_string_equal(driver_origin_of("5.8-1.0.1", 9), "mlnx_ofed");
 }
 
 static void test_modinfo(void **state)
@@ -185,6 +198,11 @@ static void test_modinfo(void **state)
 
 static void test_perftest(void **state)
 {
+	static const char cut[] =
+		"                    RDMA_Write BW Test\n"
+		" Dual-port       : OFF          Device         : rocep1s0f0\n"
+		" Link type       : IB\n"
+		" local address: LID 0000 QPN 0x066e PSN 0xf840\n";
 	struct parsed p;
 	const struct fact *f;
 
@@ -232,6 +250,69 @@ static void test_perftest(void **state)
 	f = nth(&p, "perftest", 0);
 	assert_string_equal(fact_text(f, "test"), "ib_write_bw");
 	assert_string_equal(fact_text(f, "error"), "Did not detect devices");
+	fact_base_free(p.fb);
+
+	/* every row is kept in order; the local LID of an InfiniBand run
+	 * is the port's (perftest's default port 1, which -i 1 names) */
+	p = parse_file("transcript",
+		       SAMPLES "perftest/cn-notes-ib_send_bw-a-ud-mlx4_0-ib-"
+			       "lid-4.txt",
+		       NULL);
+	assert_int_equal(count(&p, "perftest_row"), 6);
+	f = nth(&p, "perftest_row", 1);
+	assert_int_equal(num(f, "msg_size"), 4);
+	assert_string_equal(fact_text(f, "test"), "ib_send_bw");
+	f = nth(&p, "perftest", 0);
+	assert_int_equal(num(f, "msg_size"), 64);
+	f = port(&p, "mlx4_0", 1);
+	assert_int_equal(num(f, "lid"), 4);
+	assert_int_equal(line_of(f, "lid"), 20);
+	fact_base_free(p.fb);
+
+	/* a header cut before the table still names test, device, link;
+	 * a RoCE run's LID 0000 (or one forced to IB) is no port's LID */
+	p = parse_text("perftest", cut, strlen(cut), "t.txt", NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(fact_text(f, "hca"), "rocep1s0f0");
+	assert_string_equal(fact_text(f, "link_type"), "IB");
+	assert_int_equal(count(&p, "port"), 0);
+	fact_base_free(p.fb);
+}
+
+/* Two tools that say different things of one port: the fact keeps the
+ * first, a disagreement keeps the second; GUIDs spelled differently by
+ * two tools are one value. */
+static void test_disagreement(void **state)
+{
+	static const char paste[] =
+		"$ ibstat mlx5_0\n"
+		"CA 'mlx5_0'\n"
+		"\tCA type: MT4119\n"
+		"\tNode GUID: 0x0c42a10300d9e4a0\n"
+		"\tPort 1:\n"
+		"\t\tState: Active\n"
+		"\t\tPhysical state: LinkUp\n"
+		"$ ibv_devinfo\n"
+		"hca_id:\tmlx5_0\n"
+		"\tnode_guid:\t\t\t0c42:a103:00d9:e4a0\n"
+		"\tphys_port_cnt:\t\t\t1\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_DOWN (1)\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse_text("transcript", paste, strlen(paste), "t.txt", NULL);
+	assert_string_equal(text(port(&p, "mlx5_0", 1), "state"), "ACTIVE");
+	assert_int_equal(count(&p, "disagreement"), 1);
+	f = nth(&p, "disagreement", 0);
+	assert_string_equal(text(f, "kind"), "port");
+	assert_string_equal(text(f, "entity"), "mlx5_0/1");
+	assert_string_equal(text(f, "field"), "state");
+	assert_string_equal(text(f, "value"), "ACTIVE");
+	assert_string_equal(text(f, "other"), "DOWN");
+	assert_int_equal(line_of(f, "value"), 6);
+	assert_int_equal(line_of(f, "other"), 13);
 	fact_base_free(p.fb);
 }
 
@@ -350,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_ethtool),
 		cmocka_unit_test(test_modinfo),
 		cmocka_unit_test(test_perftest),
+		cmocka_unit_test(test_disagreement),
 		cmocka_unit_test(test_kconfig_and_modules),
 		cmocka_unit_test(test_fact_file),
 	};

@@ -152,6 +152,20 @@ static void test_devlink_show_gids_mst(void **state)
 			    "mlx5_3");
 	fact_base_free(p.fb);
 
+	/* each port's rows are its non-zero GIDs, with its interface */
+	p = parse_file("transcript",
+		       SAMPLES "show_gids/cn-notes-hrn3-and-mlx5-bond-two-"
+			       "devices.txt",
+		       NULL);
+	f = port(&p, "hrn3_bond_0", 1);
+	assert_int_equal(num(f, "gid_count"), 2);
+	assert_string_equal(text(f, "netdev"), "bond0");
+	f = port(&p, "mlx5_bond_0", 1);
+	assert_int_equal(num(f, "gid_count"), 2);
+	assert_string_equal(text(f, "netdev"), "bond1");
+	assert_int_equal(line_of(f, "gid_count"), 9);
+	fact_base_free(p.fb);
+
 	p = parse_file("transcript",
 		       SAMPLES "mst_status/ibm-power-cx4-mst-status-flint-burn-"
 			       "then-query.txt",

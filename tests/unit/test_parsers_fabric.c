@@ -1,0 +1,203 @@
+/* The parsers of fabric and link tools (parse_ibdiags.c: ibportstate and
+ * ibnetdiscover -p; parse_mft.c: mlxlink and ibswinfo; parse_ucx.c:
+ * ucx_info -d), each on real outputs (tests/fixtures/samples/<format>/,
+ * each with its source). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "parsed.h"
+
+static struct parsed from_text(const char *format, const char *text)
+{
+	return parse_text(format, text, strlen(text), "t.txt", NULL);
+}
+
+static void test_ibportstate(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* the extended speed is the lane speed; the MLNX ext block after
+	 * the PortInfo, whose LinkSpeedActive is a code, is not the port's */
+	p = parse("ibportstate",
+		  SAMPLES "ibportstate/heioy-books-cx3-lid3-port1-disable-"
+			  "ext-speed.txt",
+		  NULL);
+	assert_int_equal(count(&p, "port"), 1);
+	f = port(&p, "Lid 3", 1);
+	assert_string_equal(text(f, "state"), "ACTIVE");
+	assert_string_equal(text(f, "phys_state"), "LINKUP");
+	assert_string_equal(text(f, "width"), "4X");
+	assert_string_equal(text(f, "speed"), "14.0625 Gbps");
+	assert_int_equal(num(f, "lid"), 3);
+	assert_int_equal(num(f, "sm_lid"), 3);
+	assert_int_equal(line_of(f, "state"), 7);
+	fact_base_free(p.fb);
+
+	/* "No Extended Speed": the legacy speed stands */
+	p = parse("ibportstate",
+		  SAMPLES "ibportstate/heioy-books-cx3-lid2-port1-no-"
+			  "extended-speed.txt",
+		  NULL);
+	f = port(&p, "Lid 2", 1);
+	assert_string_equal(text(f, "speed"), "10.0 Gbps");
+	assert_int_equal(num(f, "sm_lid"), 18);
+	fact_base_free(p.fb);
+
+	/* a switch port queried by LID, Down and Disabled, no Lid field:
+	 * the LID it was queried at; a DR path is kept as the node */
+	p = from_text("ibportstate",
+		      "# Port info: Lid 7 port 12\n"
+		      "LinkState:.......................Down\n"
+		      "PhysLinkState:...................Disabled\n"
+		      "# Port info: DR path slid 0; dlid 0; 0,1 port 3\n"
+		      "LinkState:.......................Initialize\n"
+		      "ibwarn: [1234] mad_rpc: _do_madrpc failed; dport (Lid 9)\n");
+	f = port(&p, "Lid 7", 12);
+	assert_string_equal(text(f, "state"), "DOWN");
+	assert_string_equal(text(f, "phys_state"), "DISABLED");
+	assert_int_equal(num(f, "lid"), 7);
+	f = port(&p, "DR path slid 0; dlid 0; 0,1", 3);
+	assert_string_equal(text(f, "state"), "INIT");
+	assert_null(fact_text(f, "lid"));
+	assert_int_equal(count(&p, "tool_error"), 1);
+	fact_base_free(p.fb);
+}
+
+static void test_ibnetdiscover(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse("ibnetdiscover",
+		  SAMPLES "ibnetdiscover/ncar-ops-tracking-toolkit-p-fdr-sdr-"
+			  "unconnected.txt",
+		  NULL);
+	assert_int_equal(count(&p, "port"), 3);
+	f = port(&p, "localhost HCA-1", 1);
+	assert_int_equal(num(f, "lid"), 44);
+	assert_string_equal(text(f, "width"), "4X");
+	assert_string_equal(text(f, "speed"), "FDR");
+	f = port(&p, "MF0;js01ib2:SX60XX/U1", 19);
+	assert_int_equal(num(f, "lid"), 2);
+	assert_string_equal(text(f, "speed"), "SDR");
+	/* "???": a speed not known is no value */
+	f = port(&p, "r1i0s0 SW1", 19);
+	assert_null(fact_text(f, "speed"));
+	assert_string_equal(text(f, "width"), "4X");
+	fact_base_free(p.fb);
+
+	/* the ibnetdiscover topology form is not the ports report */
+	p = from_text("ibnetdiscover",
+		      "[1]\t\"H-0002c9030045f120\"[1](2c9030045f121) "
+		      "\t\t# \"localhost HCA-1\" lid 44 4xFDR\n");
+	assert_int_equal(count(&p, "port"), 0);
+	fact_base_free(p.fb);
+}
+
+static void test_mlxlink_ibswinfo(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+	char text_buf[512];
+
+	(void)state;
+	/* the device comes from the command line (mlxlink -d mlx5_0) */
+	p = parse("mlxlink",
+		  SAMPLES "mlxlink/kontronn-cx6-200g-mlxlink-m-c-active.txt",
+		  "mlx5_0");
+	f = port(&p, "mlx5_0", 1);
+	assert_string_equal(text(f, "state"), "ACTIVE");
+	assert_int_equal(num(f, "rate_gbps"), 200);
+	assert_string_equal(text(f, "width"), "4X");
+	/* ETH_AN_FSM_ENABLE is no IB physical state */
+	assert_null(fact_text(f, "phys_state"));
+	assert_int_equal(count(&p, "tool_error"), 0);
+	fact_base_free(p.fb);
+
+	/* an MST path names no RDMA device; a non-zero opcode is the
+	 * firmware's finding, kept with its recommendation */
+	snprintf(text_buf, sizeof(text_buf),
+		 "Operational Info\n----------------\n"
+		 "State                           : Polling\n"
+		 "Troubleshooting Info\n--------------------\n"
+		 "Status Opcode                   : 13\n"
+		 "Recommendation                  : Check the cable\n");
+	p = parse_text("mlxlink", text_buf, strlen(text_buf), "t.txt",
+		       "/dev/mst/mt4123_pciconf0");
+	assert_int_equal(count(&p, "port"), 0);
+	f = nth(&p, "tool_error", 0);
+	assert_string_equal(text(f, "tool"), "mlxlink");
+	assert_non_null(strstr(text(f, "message"), "Check the cable"));
+	fact_base_free(p.fb);
+
+	p = parse("transcript",
+		  SAMPLES "ibswinfo/stanford-rc-ibswinfo-readme-qm8790-"
+			  "default.txt",
+		  NULL);
+	f = nth(&p, "fw_image", 0);
+	assert_string_equal(text(f, "part_number"), "MQM8790-HS2F");
+	assert_string_equal(text(f, "psid"), "MT_0000000063");
+	assert_string_equal(text(f, "fw_ver"), "27.2000.1886");
+	assert_string_equal(text(f, "description"), "Jaguar Unmng IB 200");
+	/* the PSU rows' indented parts are named after their PSU */
+	assert_int_equal(count(&p, "sensor"), 7);
+	f = find(&p, "sensor", "name", "PSU1 fan status");
+	assert_string_equal(text(f, "status"), "OK");
+	f = find(&p, "sensor", "name", "fan status");
+	assert_int_equal(line_of(f, "status"), 35);
+	fact_base_free(p.fb);
+}
+
+static void test_ucx_info(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	/* UCX 1.12: "Memory domain: mlx5_0", "Component: ib" */
+	p = parse("ucx_info",
+		  SAMPLES "ucx_info/ucx-8049-mlx5_0-rc_verbs-component-ib.txt",
+		  NULL);
+	assert_non_null(find(&p, "hca", "name", "mlx5_0"));
+	assert_non_null(port(&p, "mlx5_0", 1));
+	assert_int_equal(count(&p, "netdev"), 0);
+	fact_base_free(p.fb);
+
+	/* UCX 1.6: tcp's devices are interfaces; self's is none */
+	p = parse("ucx_info",
+		  SAMPLES "ucx_info/ucx-4684-self-tcp-eno1-old-layout.txt",
+		  NULL);
+	assert_non_null(find(&p, "netdev", "name", "eno1"));
+	assert_int_equal(count(&p, "netdev"), 1);
+	assert_int_equal(count(&p, "hca"), 0);
+	fact_base_free(p.fb);
+
+	/* "ib/mlx5_0": the component before the slash */
+	p = from_text("ucx_info", "# Memory domain: ib/mlx5_2\n"
+				  "#            component: ib\n"
+				  "#   Transport: rc\n"
+				  "#   Device: mlx5_2:1\n");
+	assert_non_null(find(&p, "hca", "name", "mlx5_2"));
+	assert_non_null(port(&p, "mlx5_2", 1));
+	assert_int_equal(count(&p, "hca"), 1);
+	fact_base_free(p.fb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ibportstate),
+		cmocka_unit_test(test_ibnetdiscover),
+		cmocka_unit_test(test_mlxlink_ibswinfo),
+		cmocka_unit_test(test_ucx_info),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/regex.h"
+#include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/value.h"
 #include "engine/vocab.h"
@@ -284,9 +285,22 @@ static int load_command(struct loader *L, struct dparse *p,
 			const struct ynode *n)
 {
 	if (ynode_is_scalar(n) && memchr(n->str, ' ', n->len)) {
+		struct strbuf sb = STRBUF_INIT;
+		const char *w = n->str;
+
+		while (*w) {
+			size_t k = strcspn(w, " \t");
+
+			if (k)
+				sb_printf(&sb, "%s%.*s", sb.len ? ", " : "",
+					  (int)k, w);
+			w += k;
+			w += strspn(w, " \t");
+		}
 		err_at(L, n,
-		       "'command' is a list of words, run without a shell: write [%.*s] as a list",
-		       (int)(strcspn(n->str, " ")), n->str);
+		       "'command' is run without a shell, so it is a list of words: [%s]",
+		       sb_str(&sb));
+		sb_release(&sb);
 		return -EINVAL;
 	}
 	return load_words(L, n, p->argv, DPARSE_ARGV_MAX, "'command'");
@@ -564,6 +578,7 @@ static int load_parser(struct loader *L, struct dparse_set *set,
 	const struct ynode *name, *fact;
 	struct dparse *p;
 	const char *s;
+	bool bad = false;
 
 	for (size_t i = 0; i < ARRAY_SIZE(parser_keys); i++)
 		names[i] = parser_keys[i].key;
@@ -608,12 +623,16 @@ static int load_parser(struct loader *L, struct dparse_set *set,
 				       ydoc_hint(k->str, names,
 						 ARRAY_SIZE(parser_keys)) :
 				       "");
-			goto fail;
+			bad = true;
+			continue;
 		}
+		/* every key is checked, so that one lint run shows all */
 		if (parser_keys[j].load &&
 		    parser_keys[j].load(L, p, ynode_value(n, i)))
-			goto fail;
+			bad = true;
 	}
+	if (bad)
+		goto fail;
 	if (!p->nmarkers && !p->argv[0] && !p->files[0]) {
 		err_at(L, n,
 		       "parser '%s' has no 'markers', 'command' or 'files': nothing would ever reach it",

@@ -250,6 +250,44 @@ PATH="$T/bin:$PATH" "$BIN" collect -q --timeout 1 -o "$T/hang.tar.gz" > /dev/nul
 grep -A1 '"name": "ibstat"' "$T/hang2.json" | grep -q '"status": "timeout"' &&
 	ok || bad "hung ibstat: the snapshot does not record the timeout"
 
+# --- a site parser's command: collect runs it (argv only, no shell, the
+# parser's own timeout), records it, and analyze reads it back; a hung
+# one is killed at that timeout
+mkdir -p "$T/sitebin" "$T/siteov/parsers"
+cp tests/fixtures/site-overlay/parsers/sminfo.yaml "$T/siteov/parsers/"
+cat > "$T/siteov/parsers/hang.yaml" <<DEF
+language: 1
+parsers:
+  - name: site_hang
+    fact: hang_seen
+    sources: ["a test of the timeout"]
+    command: [site-hang, "\$(touch $T/SHELL-RAN)", ";", "touch", "$T/SHELL-RAN"]
+    timeout: 1
+    fields: ['^(?<word>\S+)']
+DEF
+# the line of tests/fixtures/samples/sminfo/ (magnate3/linux-riscv-dev)
+printf '#!/bin/sh\necho "sminfo: sm lid 4 sm guid 0x8c0eb0300f6fc26, activity count 5568705 priority 15 state 3 SMINFO_MASTER"\n' > "$T/sitebin/sminfo"
+printf '#!/bin/sh\nsleep 300 &\nsleep 300\n' > "$T/sitebin/site-hang"
+chmod +x "$T/sitebin/sminfo" "$T/sitebin/site-hang"
+start=$(date +%s)
+PATH="$T/sitebin:$PATH" "$BIN" collect -q --rules "$T/siteov" -o "$T/site.tar.gz" > /dev/null 2>&1
+took=$(( $(date +%s) - start ))
+[ $took -lt $limit ] && ok || bad "site parser: collect took ${took}s with a 1 s parser timeout"
+[ -e "$T/SHELL-RAN" ] && bad "site parser: a command word reached a shell" || ok
+pgrep -f "$T/sitebin/site-hang" > /dev/null && bad "site parser: the hung command was left running" || ok
+"$BIN" analyze --json --rules "$T/siteov" "$T/site.tar.gz" > "$T/site.json" 2>&1
+grep -A1 '"name": "site:sminfo"' "$T/site.json" | grep -q '"status": "ok"' &&
+	ok || bad "site parser: the snapshot's sminfo output is not read back"
+grep -A1 '"name": "site:site_hang"' "$T/site.json" | grep -q '"status": "timeout"' &&
+	ok || bad "site parser: the hung command is not recorded as a timeout"
+"$BIN" facts --rules "$T/siteov" "$T/site.tar.gz" 2>&1 |
+	grep -q "^#[0-9]* sm lid=4 guid=0x8c0eb0300f6fc26 .*state=SMINFO_MASTER" &&
+	ok || bad "site parser: no sm fact from the snapshot"
+mkdir -p "$T/badov/parsers"
+printf 'language: 1\nparsers:\n  - name: x\n    fact: sm\n    sources: [s]\n    fields:\n      - "(?<lidd>[0-9]+)"\n    markers: [x]\n' > "$T/badov/parsers/bad.yaml"
+expect site-lint-parser 3 "badov/parsers/bad.yaml:7:9: error: kind 'sm' has no field 'lidd'; did you mean 'lid'?" -- \
+	"$BIN" rules lint "$T/badov"
+
 # --- the tools run with libibverbs' warnings on: a provider-less device
 # is only named when IBV_SHOW_WARNINGS is set (rdma-core init.c)
 mkdir -p "$T/ibvbin"

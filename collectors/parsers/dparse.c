@@ -859,6 +859,19 @@ static void put(struct record *r, const char *field, const char *s, size_t n,
 		r->v[r->n++] = (struct found){ field, s, n, *ln };
 }
 
+/* The name of capture group g, or NULL when it has none. */
+static const char *group_name(const struct regex *re, int g)
+{
+	for (int i = 0; i < regex_name_count(re); i++) {
+		int n;
+		const char *name = regex_name_at(re, i, &n);
+
+		if (n == g)
+			return name;
+	}
+	return NULL;
+}
+
 /* Fills r from the first line of text[0..len) that pattern pt matches;
  * false when none does. */
 static bool apply(const struct pattern *pt, const char *text, size_t len,
@@ -873,12 +886,13 @@ static bool apply(const struct pattern *pt, const char *text, size_t len,
 		ln.no += first_no - 1;
 		if (!line_matches(pt->re, &ln, &m))
 			continue;
-		for (int i = 0; i < regex_name_count(pt->re); i++) {
-			int g;
-			const char *field = regex_name_at(pt->re, i, &g);
+		/* in the order the groups stand in the pattern, so that a
+		 * fact's fields read as the line does (PCRE2 lists names
+		 * alphabetically) */
+		for (int g = 1; g < m.ngroups; g++) {
+			const char *field = group_name(pt->re, g);
 
-			if (g < m.ngroups && m.start[g] >= 0 &&
-			    m.end[g] > m.start[g])
+			if (field && m.start[g] >= 0 && m.end[g] > m.start[g])
 				put(r, field, ln.p + m.start[g],
 				    (size_t)(m.end[g] - m.start[g]), &ln);
 		}

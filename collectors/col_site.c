@@ -1,12 +1,16 @@
 /* The site parsers' collector: the output of each command an overlay's
  * declarative parser names, run on a live host (argv only, no shell, with
  * the parser's timeout) or found in a bundle, read with that parser. */
+#include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collectors/collector.h"
 #include "collectors/parsers/dparse.h"
 #include "collectors/sources/catalog.h"
 #include "engine/xalloc.h"
+
+#define DPARSE_BUNDLE_FILES_MAX 1024 /* files one pattern reads */
 
 /* The catalog entry a parser describes (borrowing its words); false when
  * it names no command and no files. */
@@ -46,30 +50,68 @@ static void parse_fetched(struct col_ctx *c, const struct dparse *p,
 			   f->detail ? f->detail : "unavailable");
 }
 
+/* The bundle files that pattern (a path with '*' in its last part)
+ * names, read one by one: sos names a per-port run by its whole command
+ * line ("sminfo_-C_mlx5_0_-P_1"), which no item expands back to. */
+static void read_matching(struct col_ctx *c, const struct dparse *p,
+			  const char *pattern, struct col_status *st)
+{
+	const char *slash = strrchr(pattern, '/');
+	char *dir = xasprintf("/%.*s", slash ? (int)(slash - pattern) : 0,
+			      pattern);
+	const char *base = slash ? slash + 1 : pattern;
+	struct names ents;
+
+	if (strchr(dir, '*') || source_list(c->src, dir, &ents)) {
+		free(dir);
+		return;
+	}
+	for (size_t i = 0; i < ents.n && i < DPARSE_BUNDLE_FILES_MAX; i++) {
+		char *path;
+		struct fetch f;
+
+		if (fnmatch(base, ents.v[i], 0))
+			continue;
+		path = xasprintf("%s/%s", dir, ents.v[i]);
+		if (!source_read(c->src, path, 0, &f))
+			parse_fetched(c, p, &f, st);
+		fetch_release(&f);
+		free(path);
+	}
+	names_release(&ents);
+	free(dir);
+}
+
 bool col_site_parser(struct col_ctx *c, const struct dparse *p,
 		     struct col_status *st)
 {
+	const char *const *files = dparse_files(p);
 	struct command cmd;
-	struct names items;
 	struct fetch f;
+	size_t n = 0;
 
 	if (!site_command(p, &cmd))
 		return false;
 	if (source_is_live(c->src) && !cmd.argv[0])
 		return false;
+	/* the command (live, or a bundle's manifest) and its plain files */
+	for (size_t i = 0; files[i]; i++)
+		if (!strchr(files[i], '*'))
+			cmd.files[n++] = files[i];
+	for (size_t i = n; i < DPARSE_FILES_MAX; i++)
+		cmd.files[i] = NULL;
 	col_progress(c, "running %s", dparse_name(p));
-	source_command_timed(c->src, &cmd, NULL, dparse_timeout_ms(p), &f);
-	parse_fetched(c, p, &f, st);
-	fetch_release(&f);
-	if (source_is_live(c->src))
-		return true;
-	/* sos writes one file per port ("sminfo_-C_mlx5_0_-P_1") */
-	source_command_items(c->src, &cmd, &items);
-	for (size_t i = 0; i < items.n; i++) {
-		if (!source_command(c->src, &cmd, items.v[i], &f))
+	if (cmd.argv[0] || cmd.files[0]) {
+		source_command_timed(c->src, &cmd, NULL, dparse_timeout_ms(p),
+				     &f);
+		if (f.status != FETCH_MISSING || !files[n])
 			parse_fetched(c, p, &f, st);
 		fetch_release(&f);
 	}
-	names_release(&items);
+	if (source_is_live(c->src))
+		return true;
+	for (size_t i = 0; files[i]; i++)
+		if (strchr(files[i], '*'))
+			read_matching(c, p, files[i], st);
 	return true;
 }

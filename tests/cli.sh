@@ -153,7 +153,7 @@ fi
 # and untested rules are caught
 expect rules-lint-shipped 0 "no problems found" -- "$BIN" rules lint
 expect rules-test-shipped 0 " 0 failed" -- "$BIN" rules test
-expect rules-test-overlay 0 "^5 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
+expect rules-test-overlay 0 "^8 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
 mkdir -p "$T/rt"
 cat > "$T/rt/t.test.yaml" <<'YAML'
 language: 1
@@ -283,6 +283,14 @@ grep -A1 '"name": "site:site_hang"' "$T/site.json" | grep -q '"status": "timeout
 "$BIN" facts --rules "$T/siteov" "$T/site.tar.gz" 2>&1 |
 	grep -q "^#[0-9]* sm lid=4 guid=0x8c0eb0300f6fc26 .*state=SMINFO_MASTER" &&
 	ok || bad "site parser: no sm fact from the snapshot"
+# sos runs sminfo per port: every file the parser's 'files' pattern names
+mkdir -p "$T/sitesos/sos_commands/infiniband"
+for dev in mlx5_0 mlx5_1; do
+	tar -xzOf "$T/site.tar.gz" --wildcards '*/sos_commands/rdmadoctor/sminfo' \
+		> "$T/sitesos/sos_commands/infiniband/sminfo_-C_${dev}_-P_1"
+done
+"$BIN" facts --rules tests/fixtures/site-overlay "$T/sitesos" 2>&1 | grep -c "^#[0-9]* sm lid=4 " |
+	grep -qx 2 && ok || bad "site parser: the per-port sminfo files of a sosreport are not read"
 mkdir -p "$T/badov/parsers"
 printf 'language: 1\nparsers:\n  - name: x\n    fact: sm\n    sources: [s]\n    fields:\n      - "(?<lidd>[0-9]+)"\n    markers: [x]\n' > "$T/badov/parsers/bad.yaml"
 expect site-lint-parser 3 "badov/parsers/bad.yaml:7:9: error: kind 'sm' has no field 'lidd'; did you mean 'lid'?" -- \

@@ -154,6 +154,19 @@ fi
 expect rules-lint-shipped 0 "no problems found" -- "$BIN" rules lint
 expect rules-test-shipped 0 " 0 failed" -- "$BIN" rules test
 expect rules-test-overlay 0 "^8 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
+# the README's second tutorial shows the overlay's own files, byte for byte
+n=0
+for f in $(sed -n 's/^<!-- site-overlay: \(.*\) -->$/\1/p' rules/README.md); do
+	awk -v f="$f" '$0 == "<!-- site-overlay: " f " -->" { on = 1; next }
+		on && /^```yaml$/ { body = 1; next }
+		body && /^```$/ { exit }
+		body { print }' rules/README.md > "$T/tut"
+	cmp -s "$T/tut" "tests/fixtures/site-overlay/$f" && ok ||
+		bad "rules/README.md: the tutorial's $f is not tests/fixtures/site-overlay/$f"
+	n=$((n + 1))
+done
+[ $n = 4 ] && ok || bad "rules/README.md: the tutorial shows $n overlay files, not 4"
+expect rules-lint-overlay 0 "1 parser: no problems found" -- "$BIN" rules lint tests/fixtures/site-overlay
 mkdir -p "$T/rt"
 cat > "$T/rt/t.test.yaml" <<'YAML'
 language: 1

@@ -26,6 +26,10 @@
 #define APP_EVENTS_MAX 2000 /* @@ distinct app_error facts per text */
 #define APP_VALUE_MAX 128 /* @@ bytes of one captured value */
 #define ERRNO_MAX 256 /* @@ errno values read back from their text */
+#define APP_WITHIN_MAX 24 /* @@ lines after a hit its 'then' pattern reads */
+#define APP_WITHIN_DEFAULT 8 /* @@ ... when the entry names no 'within' */
+#define APP_DETAIL_MAX 512 /* @@ bytes of the lines 'then' matched */
+#define APP_PORTS_MAX 64 /* @@ ports one line lists */
 
 /* The named groups a pattern may use, in the order of struct values. */
 enum capture {
@@ -65,9 +69,19 @@ static const char *const capture_names[CAP_COUNT] = {
 struct event {
 	size_t msg; /* scanner index */
 	char cap[CAP_COUNT][APP_VALUE_MAX];
+	char detail[APP_DETAIL_MAX];
 	long count;
 	char *line; /* the first line, owned */
 	struct line where; /* where.p is line */
+};
+
+/* An entry's follow-up and port-list patterns, compiled on its first
+ * hit. */
+struct follow {
+	bool tried;
+	struct regex *re; /* owned; NULL when the entry has none */
+	long within;
+	struct regex *ports; /* owned; NULL when the entry has none */
 };
 
 struct app_scan {
@@ -75,7 +89,48 @@ struct app_scan {
 	struct logscan *ls;
 	struct event *events;
 	size_t nevents, capevents;
+	struct follow *follows; /* one per scanner entry, owned */
 };
+
+/* The app_message entry of scanner entry msg; NULL when the kb has none. */
+static const struct fact *entry_of(const struct app_scan *sc, size_t msg)
+{
+	struct value key = value_cstr(logscan_id(sc->ls, msg));
+	size_t n;
+	const uint32_t *hit =
+		fact_base_lookup(sc->e->fb, sym_intern_cstr("app_message"),
+				 sym_intern_cstr("id"), &key, &n);
+
+	return n ? fact_base_get(sc->e->fb, hit[0]) : NULL;
+}
+
+/* The follow-up pattern of entry msg, compiled once (the kb load has
+ * already checked it, so a failure here only leaves it out). */
+static const struct follow *follow_of(struct app_scan *sc, size_t msg)
+{
+	struct follow *fw = &sc->follows[msg];
+	const struct fact *m;
+	const char *then;
+	const struct value *w;
+	char err[128];
+	size_t off;
+
+	if (fw->tried)
+		return fw;
+	fw->tried = true;
+	if (!(m = entry_of(sc, msg)))
+		return fw;
+	if ((then = fact_text(m, "ports")))
+		fw->ports = regex_compile(then, 0, err, sizeof(err), &off);
+	if (!(then = fact_text(m, "then")))
+		return fw;
+	fw->re = regex_compile(then, 0, err, sizeof(err), &off);
+	w = fact_get(m, sym_intern_cstr("within"));
+	fw->within = w && w->type == VALUE_INT ? w->i : APP_WITHIN_DEFAULT;
+	if (fw->within < 1 || fw->within > APP_WITHIN_MAX)
+		fw->within = APP_WITHIN_MAX;
+	return fw;
+}
 
 /* Copies group g of m (subject s) into out, trimmed, when it took part
  * (a name a pattern uses twice, under (?J), names several groups). */
@@ -91,19 +146,53 @@ static void group_text(const struct regex_match *m, int g, const char *s,
 	line_copy(&t, out, size);
 }
 
+/* Fills the fields of cap still empty from the named groups of m. */
 static void captures_of(const struct regex *re, const struct regex_match *m,
 			const char *s, char cap[CAP_COUNT][APP_VALUE_MAX])
 {
 	int n = regex_name_count(re);
 
-	memset(cap, 0, sizeof(char[CAP_COUNT][APP_VALUE_MAX]));
 	for (int i = 0; i < n; i++) {
 		int g;
 		const char *name = regex_name_at(re, i, &g);
 
 		for (size_t c = 0; name && c < CAP_COUNT; c++)
-			if (!strcmp(name, capture_names[c]))
+			if (!cap[c][0] && !strcmp(name, capture_names[c]))
 				group_text(m, g, s, cap[c], APP_VALUE_MAX);
+	}
+}
+
+/* Reads the lines after a hit (it is a copy of the scan's iterator) with
+ * the entry's follow-up pattern: the groups of each line that matches fill
+ * the fields still empty, and the line joins detail. */
+static void follow_up(const struct follow *fw, struct lines it,
+		      char cap[CAP_COUNT][APP_VALUE_MAX], char *detail,
+		      size_t size)
+{
+	struct line ln;
+	size_t used = 0;
+
+	detail[0] = '\0';
+	for (long i = 0; fw->re && i < fw->within && lines_next(&it, &ln);
+	     i++) {
+		struct regex_match m;
+		struct line t;
+
+		if (ln.len > APP_LINE_MAX)
+			ln.len = APP_LINE_MAX;
+		if (regex_match(fw->re, ln.p, ln.len, &m) != 1)
+			continue;
+		captures_of(fw->re, &m, ln.p, cap);
+		t = line_trim(ln);
+		if (used + t.len + 4 >= size)
+			break;
+		if (used) {
+			memcpy(detail + used, " | ", 3);
+			used += 3;
+		}
+		memcpy(detail + used, t.p, t.len);
+		used += t.len;
+		detail[used] = '\0';
 	}
 }
 
@@ -119,12 +208,16 @@ static bool same_event(const struct event *ev, size_t msg,
 }
 
 static void count_hit(struct app_scan *sc, size_t msg, const char *text,
-		      const struct logscan_hit *h, const struct line *ln)
+		      const struct logscan_hit *h, const struct line *ln,
+		      const struct lines *after)
 {
 	char cap[CAP_COUNT][APP_VALUE_MAX];
+	char detail[APP_DETAIL_MAX];
 	struct event *ev;
 
+	memset(cap, 0, sizeof(cap));
 	captures_of(logscan_regex(sc->ls, msg), &h->m, text, cap);
+	follow_up(follow_of(sc, msg), *after, cap, detail, sizeof(detail));
 	for (size_t i = 0; i < sc->nevents; i++) {
 		if (same_event(&sc->events[i], msg, cap)) {
 			sc->events[i].count++;
@@ -138,6 +231,7 @@ static void count_hit(struct app_scan *sc, size_t msg, const char *text,
 	ev = &sc->events[sc->nevents++];
 	ev->msg = msg;
 	memcpy(ev->cap, cap, sizeof(cap));
+	memcpy(ev->detail, detail, sizeof(detail));
 	ev->count = 1;
 	ev->line = xstrndup(ln->p, ln->len);
 	ev->where = *ln;
@@ -294,18 +388,79 @@ static void emit_limit(struct emit *e, const struct event *ev)
 	emit_end(e, f);
 }
 
+/* The link layer the entry's link_layers list ("IB=InfiniBand") gives
+ * the word w; NULL when it names none. */
+static const char *link_layer_of(const struct fact *m, const char *w)
+{
+	const struct value *v = fact_get(m, sym_intern_cstr("link_layers"));
+	size_t n = strlen(w);
+
+	for (size_t i = 0; v && v->type == VALUE_LIST && i < v->list->n; i++) {
+		const char *t = value_text(&v->list->items[i]);
+
+		if (t && !strncmp(t, w, n) && t[n] == '=')
+			return t + n + 1;
+	}
+	return NULL;
+}
+
+/* One port fact for every port the line lists (the entry's 'ports'
+ * pattern, matched again after each match), with the link layer its
+ * word maps to and the state the entry's port_state says the program
+ * requires of the ports it lists. */
+static void emit_ports(struct app_scan *sc, const struct event *ev)
+{
+	const struct follow *fw = &sc->follows[ev->msg];
+	const struct fact *m = entry_of(sc, ev->msg);
+	const char *state = m ? fact_text(m, "port_state") : NULL;
+	const struct line *ln = &ev->where;
+	size_t pos = 0, len = ln->len > APP_LINE_MAX ? APP_LINE_MAX : ln->len;
+	struct regex_match rm;
+
+	for (int k = 0; fw->ports && k < APP_PORTS_MAX && pos < len &&
+			regex_match(fw->ports, ln->p + pos, len - pos, &rm) == 1 &&
+			rm.end[0] > 0;
+	     k++) {
+		char cap[CAP_COUNT][APP_VALUE_MAX] = { { 0 } };
+		char word[APP_VALUE_MAX] = "";
+		const char *layer;
+		long long port;
+		struct fact *f;
+		int n = regex_name_count(fw->ports);
+
+		captures_of(fw->ports, &rm, ln->p + pos, cap);
+		for (int i = 0; i < n; i++) {
+			int g;
+			const char *name = regex_name_at(fw->ports, i, &g);
+
+			if (name && !strcmp(name, "link_layer"))
+				group_text(&rm, g, ln->p + pos, word,
+					   sizeof(word));
+		}
+		pos += (size_t)rm.end[0];
+		if (!cap[CAP_DEVICE][0] || !number_of(cap[CAP_PORT], &port))
+			continue;
+		f = emit_begin(sc->e, "port", ln);
+		emit_str(sc->e, f, "hca", cap[CAP_DEVICE],
+			 strlen(cap[CAP_DEVICE]), ln);
+		emit_int(sc->e, f, "port", port, ln);
+		if ((layer = link_layer_of(m, word)))
+			emit_str(sc->e, f, "link_layer", layer, strlen(layer),
+				 ln);
+		if (state)
+			emit_str(sc->e, f, "state", state, strlen(state), ln);
+		emit_end(sc->e, f);
+	}
+}
+
 static void emit_event(struct app_scan *sc, struct event *ev)
 {
 	struct emit *e = sc->e;
 	const char *id = logscan_id(sc->ls, ev->msg);
 	const char *layer = logscan_layer(sc->ls, ev->msg);
-	struct value key = value_cstr(id);
-	size_t n;
-	const uint32_t *hit =
-		fact_base_lookup(e->fb, sym_intern_cstr("app_message"),
-				 sym_intern_cstr("id"), &key, &n);
-	const char *app = n ? fact_text(fact_base_get(e->fb, hit[0]), "app") :
-			      NULL;
+	const struct fact *m = entry_of(sc, ev->msg);
+	const char *app = m ? fact_text(m, "app") : NULL;
+	const char *call = m ? fact_text(m, "call") : NULL;
 	const struct line *ln = &ev->where;
 	struct fact *f = emit_begin(e, "app_error", ln);
 	char(*cap)[APP_VALUE_MAX] = ev->cap;
@@ -315,7 +470,9 @@ static void emit_event(struct app_scan *sc, struct event *ev)
 	if (app)
 		emit_str(e, f, "app", app, strlen(app), NULL);
 	emit_str(e, f, "layer", layer, strlen(layer), NULL);
-	emit_text(e, f, "call", cap[CAP_CALL], ln);
+	/* The entry's call, when the text names the step, not the call. */
+	emit_text(e, f, "call", cap[CAP_CALL][0] || !call ? cap[CAP_CALL] : call,
+		  ln);
 	emit_text(e, f, "status", cap[CAP_STATUS], ln);
 	emit_errno(e, f, cap, ln);
 	emit_wc_status(e, f, cap, ln);
@@ -328,14 +485,16 @@ static void emit_event(struct app_scan *sc, struct event *ev)
 	emit_text(e, f, "peer", cap[CAP_PEER], ln);
 	trimmed = line_trim(*ln);
 	emit_line(e, f, "text", &trimmed, ln);
+	emit_text(e, f, "detail", ev->detail, ln);
 	emit_int(e, f, "count", ev->count, NULL);
 	emit_end(e, f);
 	emit_limit(e, ev);
+	emit_ports(sc, ev);
 }
 
 int app_scan(struct emit *e, const char *text, size_t len)
 {
-	struct app_scan sc = { e, e->app_scan, NULL, 0, 0 };
+	struct app_scan sc = { e, e->app_scan, NULL, 0, 0, NULL };
 	unsigned before = e->nfacts;
 	struct lines it;
 	struct line ln;
@@ -343,6 +502,7 @@ int app_scan(struct emit *e, const char *text, size_t len)
 
 	if (!sc.ls || !logscan_count(sc.ls))
 		return 0;
+	sc.follows = xcalloc(logscan_count(sc.ls), sizeof(*sc.follows));
 	lines_init(&it, text, len);
 	while (lines_next(&it, &ln)) {
 		struct logscan_hit hits[APP_HITS_MAX];
@@ -358,13 +518,18 @@ int app_scan(struct emit *e, const char *text, size_t len)
 		n = logscan_match(sc.ls, ln.p, ln.len, hits, APP_HITS_MAX,
 				  &limit);
 		for (size_t i = 0; i < n && i < APP_HITS_MAX; i++)
-			count_hit(&sc, hits[i].sig, ln.p, &hits[i], &ln);
+			count_hit(&sc, hits[i].sig, ln.p, &hits[i], &ln, &it);
 	}
 	for (size_t i = 0; i < sc.nevents; i++) {
 		emit_event(&sc, &sc.events[i]);
 		free(sc.events[i].line);
 	}
 	free(sc.events);
+	for (size_t i = 0; i < logscan_count(sc.ls); i++) {
+		regex_free(sc.follows[i].re);
+		regex_free(sc.follows[i].ports);
+	}
+	free(sc.follows);
 	return (int)(e->nfacts - before);
 }
 

@@ -380,6 +380,105 @@ static void test_healthy_outputs(void **state)
 	done(&p);
 }
 
+/* Open MPI's help texts print their values on lines of their own: the
+ * entry's 'then' pattern reads them from the lines after the hit, and no
+ * further than its 'within'. */
+static void test_follow_up_lines(void **state)
+{
+	struct parsed p =
+		scan_file(APP_FIXTURES "ompi-users-2011-rdmacm-no-ip-mthca0.txt");
+	const struct fact *f;
+
+	(void)state;
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-RDMACM-NO-IP");
+	assert_non_null(f);
+	assert_string_equal(text(f, "device"), "mthca0");
+	assert_true(has_int(f, "port", 1));
+	assert_non_null(strstr(text(f, "detail"), "unavailable for use on mthca0:1"));
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-NO-CPCS");
+	assert_non_null(f);
+	assert_string_equal(text(f, "device"), "mthca0");
+	assert_true(has_int(f, "port", 1));
+	assert_int_equal(line_of(f, "text"), 8);
+	done(&p);
+
+	/* UCX dumps the failed work request on the line after the error. */
+	p = scan_file(APP_FIXTURES "ucx-5199-transport-retry-exceeded.txt");
+	f = nth(&p, "app_error", 0);
+	assert_non_null(strstr(text(f, "detail"), "DCI QP 0xa9f wqe[0]: SEND s-e"));
+	done(&p);
+
+	/* The device line eight lines after the warning is beyond its
+	 * 'within' of 6: the device stays empty. */
+	p = scan_text("WARNING: There was an error initializing an OpenFabrics device.\n"
+		      "\n\n\n\n\n\n\n"
+		      "  Local device: mlx4_0\n");
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-DEVICE-INIT-ERROR");
+	assert_non_null(f);
+	assert_string_equal(text(f, "device"), "");
+	assert_null(fact_get(f, sym_intern_cstr("detail")));
+	done(&p);
+
+	/* Within reach, the quoted help text of a mail gives device and
+	 * limit (in bytes, so the application's limit is 64 KiB). */
+	p = scan_text("> The OpenFabrics (openib) BTL failed to initialize while trying to\n"
+		      "> allocate some locked memory.  This typically can indicate that the\n"
+		      ">   Device:        mlx4_0\n"
+		      ">   Memlock limit: 65536\n");
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-NO-LOCKED-MEMORY");
+	assert_non_null(f);
+	assert_string_equal(text(f, "device"), "mlx4_0");
+	assert_true(has_int(find(&p, "limits", "scope", "application"),
+			    "memlock_kb", 64));
+	done(&p);
+}
+
+/* A message that names the step, not the call, gets the entry's call; a
+ * line's own call wins. */
+static void test_entry_call(void **state)
+{
+	struct parsed p = scan_text(
+		"[compute-1-13.local][[5637,1],18][../../../../../ompi/mca/btl/openib/connect/btl_openib_connect_oob.c:464:qp_create_one] error creating qp errno says Cannot allocate memory\n");
+	const struct fact *f = only_error(&p);
+
+	(void)state;
+	assert_string_equal(text(f, "call"), "ibv_create_qp");
+	assert_true(has_int(f, "errno", 12));
+	done(&p);
+	p = scan_text("[2023-04-21 09:24:15.800579] nvme_rdma.c:2196:nvme_rdma_ctrlr_construct: *ERROR*: rdma_get_devices() failed: No such device (19)\n");
+	f = only_error(&p);
+	assert_string_equal(text(f, "call"), "rdma_get_devices");
+	assert_true(has_int(f, "errno", 19));
+	done(&p);
+}
+
+/* NCCL lists the Active ports it uses, each with its link layer: every
+ * one becomes a port fact; "[RO]" (relaxed ordering) is no port. */
+static void test_listed_ports(void **state)
+{
+	struct parsed p = scan_text(
+		"ai-worker01:5771:5783 [0] NCCL INFO NET/IB : Using [0]irdma0:1/RoCE [1]irdma3:1/RoCE [RO]; OOB eth0:172.16.121.86<0>\n"
+		"[155] h19:5330:5330 [3] NCCL INFO NET/IB : Using [0]mlx5_1:1/IB [1]mlx5_3:2/IB ; OOB eth0:10.100.62.64<0>\n");
+	const struct fact *f;
+
+	(void)state;
+	assert_int_equal(count(&p, "port"), 4);
+	f = find(&p, "port", "hca", "irdma3");
+	assert_non_null(f);
+	assert_string_equal(text(f, "link_layer"), "Ethernet");
+	assert_string_equal(text(f, "state"), "ACTIVE");
+	f = find(&p, "port", "hca", "mlx5_3");
+	assert_non_null(f);
+	assert_true(has_int(f, "port", 2));
+	assert_string_equal(text(f, "link_layer"), "InfiniBand");
+	done(&p);
+
+	/* An error line names a device but lists no port in use. */
+	p = scan_text("node1:1234:1234 [0] NCCL WARN NET/IB : Unable to open device mlx5_2\n");
+	assert_int_equal(count(&p, "port"), 0);
+	done(&p);
+}
+
 /* Without the knowledge base there are no patterns and no facts;
  * comments, long lines and NUL bytes are bounded. */
 static void test_hostile(void **state)
@@ -491,6 +590,9 @@ int main(void)
 		cmocka_unit_test(test_modify_qp_fields),
 		cmocka_unit_test(test_behind_prefixes),
 		cmocka_unit_test(test_counting),
+		cmocka_unit_test(test_follow_up_lines),
+		cmocka_unit_test(test_entry_call),
+		cmocka_unit_test(test_listed_ports),
 		cmocka_unit_test(test_healthy_outputs),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_crlf),

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis/layers.h"
+#include "analysis/site_data.h"
 #include "collectors/collect.h"
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/logscan.h"
@@ -218,6 +219,7 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 				      o->progress ? progress : NULL, NULL);
 	if (o->perftest)
 		collect_run_allow(run, COLLECT_PERFTEST);
+	collect_run_parsers(run, a->parsers);
 	if (o->live || o->root) {
 		struct source *s =
 			o->root ? source_dir_new(o->root, true, &so, d) :
@@ -388,8 +390,11 @@ int analysis_kb_load(struct diag *d, struct fact_base **fb,
 int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		       struct analysis_base *b)
 {
+	int site;
+
 	b->fb = NULL;
 	b->scan = NULL;
+	b->parsers = NULL;
 	b->rs = analysis_load_rules(o->rule_dirs, o->nrule_dirs,
 				    !o->no_site_rules, d);
 	if (!b->rs)
@@ -397,6 +402,17 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 	if (analysis_kb_load(d, &b->fb, &b->scan)) {
 		analysis_base_release(b);
 		return EXIT_RULES;
+	}
+	site = site_data_load(o->rule_dirs, o->nrule_dirs, !o->no_site_rules,
+			      b->rs, b->fb, &b->parsers, d);
+	if (site < 0) {
+		analysis_base_release(b);
+		return EXIT_RULES;
+	}
+	if (site > 0) {
+		/* a site's kb may add signatures: the scanner covers them */
+		logscan_free(b->scan);
+		b->scan = logscan_new(b->fb, d);
 	}
 	return 0;
 }
@@ -406,9 +422,11 @@ void analysis_base_release(struct analysis_base *b)
 	logscan_free(b->scan);
 	fact_base_free(b->fb);
 	rule_set_free(b->rs);
+	dparse_set_free(b->parsers);
 	b->fb = NULL;
 	b->rs = NULL;
 	b->scan = NULL;
+	b->parsers = NULL;
 }
 
 int analysis_run(const struct analysis_opts *o, struct diag *d,
@@ -425,6 +443,7 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 		o->base->rs = NULL;
 		o->base->fb = NULL;
 		o->base->scan = NULL;
+		o->base->parsers = NULL;
 	} else if (analysis_base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
@@ -432,6 +451,7 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 	a->rs = base.rs;
 	a->fb = base.fb;
 	a->scan = base.scan;
+	a->parsers = base.parsers;
 	if (collect_all(a, o, d) || add_answers(a, o, d) ||
 	    (o->seed && o->seed(a->fb, o->seed_arg, d))) {
 		analysis_free(a);
@@ -460,6 +480,7 @@ void analysis_free(struct analysis *a)
 	logscan_free(a->scan);
 	fact_base_free(a->fb);
 	rule_set_free(a->rs);
+	dparse_set_free(a->parsers);
 	free(a->source_path);
 	free(a->hostname);
 	free(a);

@@ -83,9 +83,12 @@ struct skipped {
 	size_t nmissing;
 };
 
+struct dparse_set;
+
 struct analysis {
 	struct rule_set *rs;
 	struct fact_base *fb;
+	struct dparse_set *parsers; /* the overlays' parsers, or NULL */
 	struct logscan *scan; /* the kb's kernel-log scanner */
 	struct engine *engine;
 	struct diagnosis_list *dl;
@@ -115,6 +118,7 @@ struct analysis_base {
 	struct rule_set *rs;
 	struct fact_base *fb;
 	struct logscan *scan;
+	struct dparse_set *parsers; /* the overlays' parsers/, or NULL */
 };
 
 /* Loads the knowledge base (kb/ of the data directory) into a new fact
@@ -124,7 +128,8 @@ struct analysis_base {
 int analysis_kb_load(struct diag *d, struct fact_base **fb,
 		     struct logscan **scan);
 
-/* Loads o's rules and the knowledge base into b.  Returns 0, or
+/* Loads o's rules, the knowledge base and the overlays' kb/ and
+ * parsers/ (analysis/site_data.h) into b.  Returns 0, or
  * EXIT_RULES after reporting to d (b is then empty). */
 int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		       struct analysis_base *b);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/site_data.h"
 #include "cli/commands.h"
 #include "cli/rules_test.h"
 #include "cli/term.h"
@@ -110,16 +111,24 @@ int cmd_rules_lint(struct options *o)
 	struct rule_set *rs = analysis_load_rules(
 		(const char *const *)(o->nargs ? o->args : (char **)o->rules),
 		o->nargs ? o->nargs : o->nrules, true, d);
+	const char *const *dirs =
+		(const char *const *)(o->nargs ? o->args : (char **)o->rules);
+	size_t ndirs = o->nargs ? o->nargs : o->nrules, nparsers = 0;
+	struct dparse_set *parsers = NULL;
 	struct fact_base *kb;
 	struct logscan *scan;
 	size_t warnings;
 	int rc;
 
-	/* The kb too: rules lean on it, and analyze would refuse it. */
-	if (analysis_kb_load(d, &kb, &scan)) {
+	/* The kb too: rules lean on it, and analyze would refuse it; and
+	 * the overlays' own kb/ and parsers/. */
+	if (analysis_kb_load(d, &kb, &scan) ||
+	    (rs && site_data_load(dirs, ndirs, true, rs, kb, &parsers, d) < 0)) {
 		rule_set_free(rs);
 		rs = NULL;
 	}
+	nparsers = dparse_count(parsers);
+	dparse_set_free(parsers);
 	logscan_free(scan);
 	fact_base_free(kb);
 	warnings = diag_count(d) - diag_errors(d);
@@ -128,7 +137,13 @@ int cmd_rules_lint(struct options *o)
 		lint_json(rs, d);
 	} else {
 		diag_print(d, stderr, "rdmadoctor");
-		if (rs)
+		if (rs && nparsers)
+			printf("%zu rules, %zu questions, %zu parser%s: %s\n",
+			       rule_set_count(rs), rule_set_question_count(rs),
+			       nparsers, nparsers == 1 ? "" : "s",
+			       warnings ? "no errors, see the warnings above" :
+					  "no problems found");
+		else if (rs)
 			printf("%zu rules, %zu questions: %s\n",
 			       rule_set_count(rs), rule_set_question_count(rs),
 			       warnings ? "no errors, see the warnings above" :

@@ -17,6 +17,7 @@
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/logscan.h"
 #include "collectors/parsers/parse_app.h"
+#include "collectors/parsers/dparse.h"
 #include "collectors/parsers/parse_log.h"
 #include "collectors/sources/snapshot.h"
 #include "engine/json.h"
@@ -56,6 +57,7 @@ struct collect_run {
 	collect_progress_fn progress;
 	void *arg;
 	unsigned opt_in; /* COLLECT_* */
+	const struct dparse_set *parsers; /* the site's, borrowed */
 	struct outcome *outcomes;
 	size_t n, cap;
 };
@@ -124,6 +126,32 @@ static struct logscan *app_scanner(struct collect_run *run)
 		run->app_scan =
 			logscan_new_for(run->fb, "app_message", run->d);
 	return run->app_scan;
+}
+
+void collect_run_parsers(struct collect_run *run,
+			 const struct dparse_set *parsers)
+{
+	run->parsers = parsers;
+}
+
+/* The site parsers' pass over a source: one collector status each,
+ * named "site:NAME". */
+static void collect_site(struct collect_run *run, struct col_ctx *c)
+{
+	for (size_t i = 0; i < dparse_count(run->parsers); i++) {
+		const struct dparse *p = dparse_at(run->parsers, i);
+		struct col_status st = { 0, false, STRBUF_INIT };
+		char *name = xasprintf("site:%s", dparse_name(p));
+
+		if (col_site_parser(c, p, &st)) {
+			if (!st.seen)
+				col_status(&st, FETCH_MISSING, "nothing found");
+			record(run, name, col_final(&st), st.read_any,
+			       sb_str(&st.detail));
+		}
+		sb_release(&st.detail);
+		free(name);
+	}
 }
 
 void collect_run_allow(struct collect_run *run, unsigned opt_in)
@@ -321,6 +349,7 @@ void collect_source(struct collect_run *run, struct source *src)
 		       sb_str(&st.detail));
 		sb_release(&st.detail);
 	}
+	collect_site(run, &c);
 }
 
 /* Reads into buf until it holds size bytes or the file ends; the bytes
@@ -676,6 +705,66 @@ static void what_was_seen(struct strbuf *sb, const struct fetch *f)
 	sb_puts(sb, "'");
 }
 
+/* A loose file read by a site parser; the file is released. */
+static int site_file(struct collect_run *run, const struct dparse *p,
+		     const char *path, int fd, struct fetch *f)
+{
+	struct emit e;
+	char *name = xasprintf("site:%s", dparse_name(p)), *detail;
+	int facts;
+
+	if (fd >= 0)
+		read_rest(fd, f);
+	emit_init(&e, run->fb, path);
+	facts = dparse_run(p, &e, f->data, f->len);
+	detail = xasprintf("%s: %d fact%s (parser %s)%s", path, facts,
+			   facts == 1 ? "" : "s", dparse_origin(p),
+			   f->status == FETCH_TRUNCATED ?
+				   " (file cut at the size cap)" :
+				   "");
+	record(run, name, facts ? f->status : FETCH_ERROR, facts > 0,
+	       facts ? detail : "no facts found in the file");
+	if (!facts)
+		diag_at(run->d, DIAG_WARNING, path, 0, 0, NULL,
+			"read as %s (%s), but it holds nothing that parser reads",
+			dparse_name(p), dparse_origin(p));
+	free(detail);
+	free(name);
+	fetch_release(f);
+	return 0;
+}
+
+/* Runs every site parser whose markers match f on it, but for those named
+ * as a shipped format (the paste's blocks of that format were read by it);
+ * the facts added. */
+static int site_detected(struct collect_run *run, const char *path,
+			 const struct fetch *f)
+{
+	int facts = 0;
+
+	for (size_t i = 0; i < dparse_count(run->parsers); i++) {
+		const struct dparse *p = dparse_at(run->parsers, i);
+		char *name, *detail;
+		struct emit e;
+		int n;
+
+		/* a paste's blocks of a shipped format are read by it */
+		if (format_find(dparse_name(p)) ||
+		    !dparse_markers_match(p, f->data, f->len))
+			continue;
+		emit_init(&e, run->fb, path);
+		n = dparse_run(p, &e, f->data, f->len);
+		name = xasprintf("site:%s", dparse_name(p));
+		detail = xasprintf("%s: %d fact%s (parser %s)", path, n,
+				   n == 1 ? "" : "s", dparse_origin(p));
+		record(run, name, n ? f->status : FETCH_ERROR, n > 0, detail);
+		free(detail);
+		free(name);
+		facts += n;
+	}
+	return facts;
+}
+
 int collect_file(struct collect_run *run, const char *path, const char *format)
 {
 	const struct format *fmt = NULL;
@@ -685,10 +774,16 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 	int facts, fd;
 	char *detail;
 
-	if (format && !(fmt = format_find(format))) {
+	const struct dparse *site = format ? dparse_find(run->parsers, format) :
+					     NULL;
+
+	if (format && !site && !(fmt = format_find(format))) {
 		struct strbuf sb = STRBUF_INIT;
 
 		format_list_names(&sb);
+		for (size_t i = 0; i < dparse_count(run->parsers); i++)
+			sb_printf(&sb, ", %s",
+				  dparse_name(dparse_at(run->parsers, i)));
 		diag_error(run->d,
 			   "unknown kind '%s' in '%s=%s'; known kinds: %s",
 			   format, format, path, sb_str(&sb));
@@ -715,6 +810,8 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 		fetch_release(&f);
 		return -EINVAL;
 	}
+	if (site)
+		return site_file(run, site, path, fd, &f);
 	if (!fmt)
 		fmt = whole_format(&f, fd >= 0 && f.len >= LOOSE_PIECE);
 	emit_init(&e, run->fb, path);
@@ -734,7 +831,10 @@ int collect_file(struct collect_run *run, const char *path, const char *format)
 			facts += loose_app_errors(&e, fmt, f.data, f.len, 1);
 		}
 	}
-	if (!fmt && !sum.understood && !sum.recognised) {
+	/* a paste is also offered to the site parsers its lines match */
+	if (!format)
+		facts += site_detected(run, path, &f);
+	if (!fmt && !sum.understood && !sum.recognised && !facts) {
 		say_nothing_read(run, path, &f, &sum);
 		blocks_summary_release(&sum);
 		fetch_release(&f);

@@ -25,6 +25,13 @@ struct logscan;
 struct collect_run *collect_run_new(struct fact_base *fb, struct logscan *scan,
 				    struct diag *d,
 				    collect_progress_fn progress, void *arg);
+/* Gives the run the site's declarative parsers (borrowed; NULL: none):
+ * each reads its command's output from every source, and a loose file
+ * is offered to them by name (KIND=FILE) and by their markers before the
+ * shipped formats. */
+struct dparse_set;
+void collect_run_parsers(struct collect_run *run,
+			 const struct dparse_set *parsers);
 /* Runs the collectors that apply to the source. */
 /* Opt-in collectors (they do more than read): check --perftest. */
 #define COLLECT_PERFTEST 0x1u

@@ -50,6 +50,13 @@ void col_ib_counters(struct col_ctx *c, const char *dev, const char *dir,
 
 typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 
+struct dparse;
+/* Reads the output of the command a site parser names (col_site.c): run
+ * on a live host, every file of it in a bundle.  False when the parser
+ * names nothing this source can serve (a live host and no command). */
+bool col_site_parser(struct col_ctx *c, const struct dparse *p,
+		     struct col_status *st);
+
 #define COL_LIVE 0x1u /* runs on live hosts */
 #define COL_TREE 0x2u /* runs on directory and archive bundles */
 #define COL_PERFTEST 0x4u /* only with check --perftest */

@@ -142,8 +142,50 @@ static int entry(struct fact_base *fb, const struct ydoc *doc,
 	return kb_fact_from_node(fb, doc, k, src, n, NULL, d);
 }
 
+/* An entry of a kind a rule file declares: its fields must be declared
+ * (or be its 'source'), and take the type their text suggests, as a fact
+ * file's do. */
+static int declared_entry(struct fact_base *fb, const struct ydoc *doc,
+			  uint32_t kind, uint32_t src, const struct ynode *n,
+			  const struct kb_declared *decl, struct diag *d)
+{
+	struct fact *f;
+	bool added;
+
+	f = fact_base_begin(fb, kind, src, (uint32_t)n->line, NULL, 0);
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *key = ynode_key(n, i),
+				   *val = ynode_value(n, i);
+		uint32_t field;
+
+		if (!ynode_is_scalar(key) || !ynode_is_scalar(val)) {
+			ydoc_report(doc, d, DIAG_ERROR, key,
+				    "an entry of a declared kind is a mapping of field: text");
+			goto fail;
+		}
+		field = sym_intern(key->str, key->len);
+		if (strcmp(key->str, "source") &&
+		    !decl->declares(decl->arg, kind, field)) {
+			ydoc_report(doc, d, DIAG_ERROR, key,
+				    "kind '%s' is declared without a '%s' field",
+				    sym_str(kind), key->str);
+			goto fail;
+		}
+		fact_put(fb, f, field,
+			 val->plain ? value_guess(val->str, val->len) :
+				      value_str(val->str, val->len),
+			 (uint32_t)val->line, NULL, 0);
+	}
+	fact_base_commit(fb, f, &added);
+	return 0;
+fail:
+	fact_base_abandon(fb, f);
+	return -EINVAL;
+}
+
 /* Loads the entries of a parsed kb document, which it frees. */
-static int load_doc(struct fact_base *fb, struct ydoc *doc, struct diag *d)
+static int load_doc(struct fact_base *fb, struct ydoc *doc,
+		    const struct kb_declared *decl, struct diag *d)
 {
 	const struct ynode *root, *kind, *entries;
 	const struct vocab_kind *k;
@@ -164,6 +206,30 @@ static int load_doc(struct fact_base *fb, struct ydoc *doc, struct diag *d)
 		goto out;
 	}
 	k = vocab_kind_named(kind->str);
+	if (!k && decl &&
+	    decl->declares(decl->arg, sym_intern(kind->str, kind->len), 0)) {
+		uint32_t sym = sym_intern(kind->str, kind->len);
+
+		src = fact_base_source(fb, ydoc_name(doc));
+		for (size_t i = 0; i < entries->n; i++) {
+			const struct ynode *n = entries->items[i],
+					   *source = ynode_get(n, "source");
+
+			if (n->type != YNODE_MAP || !ynode_is_scalar(source) ||
+			    !source->len) {
+				ydoc_report(
+					doc, d, DIAG_ERROR, n,
+					"kb entry has no 'source': say where this knowledge comes from");
+				err = -EINVAL;
+			} else if (declared_entry(fb, doc, sym, src, n, decl,
+						  d)) {
+				err = -EINVAL;
+			} else {
+				loaded++;
+			}
+		}
+		goto out;
+	}
 	if (!k || strcmp(k->source, "kb")) {
 		ydoc_report(doc, d, DIAG_ERROR, kind,
 			    "'%s' is not a knowledge-base kind", kind->str);
@@ -185,17 +251,24 @@ out:
 int kb_load_file(struct fact_base *fb, const char *path, const char *name,
 		 struct diag *d)
 {
-	return load_doc(fb, ydoc_load_file(path, name, d), d);
+	return load_doc(fb, ydoc_load_file(path, name, d), NULL, d);
 }
 
 int kb_load_string(struct fact_base *fb, const char *name, const char *text,
 		   size_t len, struct diag *d)
 {
-	return load_doc(fb, ydoc_load_string(name, text, len, d), d);
+	return load_doc(fb, ydoc_load_string(name, text, len, d), NULL, d);
 }
 
 int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,
 		struct diag *d)
+{
+	return kb_load_dir_declared(fb, dir, prefix, NULL, d);
+}
+
+int kb_load_dir_declared(struct fact_base *fb, const char *dir,
+			 const char *prefix, const struct kb_declared *decl,
+			 struct diag *d)
 {
 	struct ydoc_file *files;
 	int n = ydoc_dir(dir, prefix, NULL, &files), total = 0, err = 0;
@@ -206,7 +279,10 @@ int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,
 		return n;
 	}
 	for (int i = 0; i < n; i++) {
-		int rc = kb_load_file(fb, files[i].path, files[i].name, d);
+		int rc = load_doc(fb,
+				  ydoc_load_file(files[i].path, files[i].name,
+						 d),
+				  decl, d);
 
 		if (rc < 0)
 			err = rc;

@@ -31,4 +31,17 @@ int kb_fact_from_node(struct fact_base *fb, const struct ydoc *doc,
 int kb_load_dir(struct fact_base *fb, const char *dir, const char *prefix,
 		struct diag *d);
 
+/* Which kinds outside the vocabulary a rule file declares (field 0: the
+ * kind itself), for a site's kb (an overlay's kb/). */
+struct kb_declared {
+	bool (*declares)(const void *arg, uint32_t kind, uint32_t field);
+	const void *arg;
+};
+/* kb_load_dir, also taking files of the kinds decl declares (NULL: none):
+ * their entries need a 'source' and only declared fields, which take the
+ * type their text suggests. */
+int kb_load_dir_declared(struct fact_base *fb, const char *dir,
+			 const char *prefix, const struct kb_declared *decl,
+			 struct diag *d);
+
 #endif

@@ -433,6 +433,12 @@ static bool declared(const struct rule_set *rs, uint32_t kind, uint32_t field)
 	return false;
 }
 
+bool rule_set_declares(const struct rule_set *rs, uint32_t kind,
+		       uint32_t field)
+{
+	return declared(rs, kind, field);
+}
+
 /* Whether some rule asserts facts of kind, and (when field is not 0)
  * sets that field in them. */
 static bool asserted(const struct rule_set *rs, uint32_t kind, uint32_t field)

@@ -219,6 +219,9 @@ void rule_set_free(struct rule_set *rs);
  * vocabulary with the given field (a rule file's 'kinds'), so that rules
  * may test them although no rule asserts them. */
 void rule_set_declare_kind(struct rule_set *rs, uint32_t kind, uint32_t field);
+/* Whether a rule file declared kind and (field not 0) that field. */
+bool rule_set_declares(const struct rule_set *rs, uint32_t kind,
+		       uint32_t field);
 /* Checks what spans files: explains naming unknown diagnoses, asks naming
  * unknown questions, conditions on kinds nothing supplies.  Returns 0 or
  * -EINVAL. */

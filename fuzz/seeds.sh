@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")/.."
 OUT=$1
 rm -rf "$OUT"
-mkdir -p "$OUT/parse" "$OUT/detect" "$OUT/log" "$OUT/rules" "$OUT/kb" \
+mkdir -p "$OUT/parse" "$OUT/detect" "$OUT/log" "$OUT/rules" "$OUT/kb" "$OUT/dparse" \
 	"$OUT/archive" "$OUT/version" "$OUT/members" "$OUT/writers"
 FX=tests/fixtures
 S=$FX/samples
@@ -57,6 +57,12 @@ find "$FX" -name 'dmesg*' -type f | while read -r f; do cp "$f" "$OUT/log/"; don
 
 cp rules/*.yaml "$FX"/site-overlay/*.yaml "$OUT/rules/"
 cp kb/*.yaml "$OUT/kb/"
+cp "$FX"/site-overlay/kb/*.yaml "$OUT/kb/"
+# dparse: a parser file behind a 'D', or an output for the fixtures' parsers
+for f in "$FX"/site-overlay/parsers/*.yaml "$FX"/dparse/*.yaml; do
+	{ printf D; cat "$f"; } > "$OUT/dparse/def-$(basename "$f")"
+done
+cp "$S"/sminfo/*.txt "$S"/ofed_info/*.txt "$S"/ibdev2netdev/*.txt "$OUT/dparse/"
 
 # Bundles: each fixture tree as a plain tar (what the fuzzer can mutate
 # best) and one compressed; plus members that try to leave the archive.

@@ -153,7 +153,20 @@ fi
 # and untested rules are caught
 expect rules-lint-shipped 0 "no problems found" -- "$BIN" rules lint
 expect rules-test-shipped 0 " 0 failed" -- "$BIN" rules test
-expect rules-test-overlay 0 "^5 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
+expect rules-test-overlay 0 "^8 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
+# the README's second tutorial shows the overlay's own files, byte for byte
+n=0
+for f in $(sed -n 's/^<!-- site-overlay: \(.*\) -->$/\1/p' rules/README.md); do
+	awk -v f="$f" '$0 == "<!-- site-overlay: " f " -->" { on = 1; next }
+		on && /^```yaml$/ { body = 1; next }
+		body && /^```$/ { exit }
+		body { print }' rules/README.md > "$T/tut"
+	cmp -s "$T/tut" "tests/fixtures/site-overlay/$f" && ok ||
+		bad "rules/README.md: the tutorial's $f is not tests/fixtures/site-overlay/$f"
+	n=$((n + 1))
+done
+[ $n = 4 ] && ok || bad "rules/README.md: the tutorial shows $n overlay files, not 4"
+expect rules-lint-overlay 0 "1 parser: no problems found" -- "$BIN" rules lint tests/fixtures/site-overlay
 mkdir -p "$T/rt"
 cat > "$T/rt/t.test.yaml" <<'YAML'
 language: 1
@@ -249,6 +262,52 @@ PATH="$T/bin:$PATH" "$BIN" collect -q --timeout 1 -o "$T/hang.tar.gz" > /dev/nul
 "$BIN" analyze --json "$T/hang.tar.gz" > "$T/hang2.json" 2>&1
 grep -A1 '"name": "ibstat"' "$T/hang2.json" | grep -q '"status": "timeout"' &&
 	ok || bad "hung ibstat: the snapshot does not record the timeout"
+
+# --- a site parser's command: collect runs it (argv only, no shell, the
+# parser's own timeout), records it, and analyze reads it back; a hung
+# one is killed at that timeout
+mkdir -p "$T/sitebin" "$T/siteov/parsers"
+cp tests/fixtures/site-overlay/parsers/sminfo.yaml "$T/siteov/parsers/"
+cat > "$T/siteov/parsers/hang.yaml" <<DEF
+language: 1
+parsers:
+  - name: site_hang
+    fact: hang_seen
+    sources: ["a test of the timeout"]
+    command: [site-hang, "\$(touch $T/SHELL-RAN)", ";", "touch", "$T/SHELL-RAN"]
+    timeout: 1
+    fields: ['^(?<word>\S+)']
+DEF
+# the line of tests/fixtures/samples/sminfo/ (magnate3/linux-riscv-dev)
+printf '#!/bin/sh\necho "sminfo: sm lid 4 sm guid 0x8c0eb0300f6fc26, activity count 5568705 priority 15 state 3 SMINFO_MASTER"\n' > "$T/sitebin/sminfo"
+printf '#!/bin/sh\nsleep 300 &\nsleep 300\n' > "$T/sitebin/site-hang"
+chmod +x "$T/sitebin/sminfo" "$T/sitebin/site-hang"
+start=$(date +%s)
+PATH="$T/sitebin:$PATH" "$BIN" collect -q --rules "$T/siteov" -o "$T/site.tar.gz" > /dev/null 2>&1
+took=$(( $(date +%s) - start ))
+[ $took -lt $limit ] && ok || bad "site parser: collect took ${took}s with a 1 s parser timeout"
+[ -e "$T/SHELL-RAN" ] && bad "site parser: a command word reached a shell" || ok
+pgrep -f "$T/sitebin/site-hang" > /dev/null && bad "site parser: the hung command was left running" || ok
+"$BIN" analyze --json --rules "$T/siteov" "$T/site.tar.gz" > "$T/site.json" 2>&1
+grep -A1 '"name": "site:sminfo"' "$T/site.json" | grep -q '"status": "ok"' &&
+	ok || bad "site parser: the snapshot's sminfo output is not read back"
+grep -A1 '"name": "site:site_hang"' "$T/site.json" | grep -q '"status": "timeout"' &&
+	ok || bad "site parser: the hung command is not recorded as a timeout"
+"$BIN" facts --rules "$T/siteov" "$T/site.tar.gz" 2>&1 |
+	grep -q "^#[0-9]* sm lid=4 guid=0x8c0eb0300f6fc26 .*state=SMINFO_MASTER" &&
+	ok || bad "site parser: no sm fact from the snapshot"
+# sos runs sminfo per port: every file the parser's 'files' pattern names
+mkdir -p "$T/sitesos/sos_commands/infiniband"
+for dev in mlx5_0 mlx5_1; do
+	tar -xzOf "$T/site.tar.gz" --wildcards '*/sos_commands/rdmadoctor/sminfo' \
+		> "$T/sitesos/sos_commands/infiniband/sminfo_-C_${dev}_-P_1"
+done
+"$BIN" facts --rules tests/fixtures/site-overlay "$T/sitesos" 2>&1 | grep -c "^#[0-9]* sm lid=4 " |
+	grep -qx 2 && ok || bad "site parser: the per-port sminfo files of a sosreport are not read"
+mkdir -p "$T/badov/parsers"
+printf 'language: 1\nparsers:\n  - name: x\n    fact: sm\n    sources: [s]\n    fields:\n      - "(?<lidd>[0-9]+)"\n    markers: [x]\n' > "$T/badov/parsers/bad.yaml"
+expect site-lint-parser 3 "badov/parsers/bad.yaml:7:9: error: kind 'sm' has no field 'lidd'; did you mean 'lid'?" -- \
+	"$BIN" rules lint "$T/badov"
 
 # --- the tools run with libibverbs' warnings on: a provider-less device
 # is only named when IBV_SHOW_WARNINGS is set (rdma-core init.c)

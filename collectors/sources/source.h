@@ -158,6 +158,11 @@ bool source_lexists(struct source *s, const char *path);
  * one.  Live sources run it; bundles look it up. */
 int source_command(struct source *s, const struct command *cmd,
 		   const char *item, struct fetch *out);
+/* The same, but a live run gets at most timeout_ms when that is shorter
+ * than the source's timeout (0: the source's); a site parser's own. */
+int source_command_timed(struct source *s, const struct command *cmd,
+			 const char *item, unsigned timeout_ms,
+			 struct fetch *out);
 /* The items a command has output for (bundles), or that exist to run it
  * on (live: entries of items_dir). */
 int source_command_items(struct source *s, const struct command *cmd,

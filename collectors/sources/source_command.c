@@ -32,7 +32,7 @@ static char *cmdline(const struct command *cmd, const char *item)
 }
 
 static int run_live(struct source *s, const struct command *cmd,
-		    const char *item, struct fetch *out)
+		    const char *item, unsigned timeout_ms, struct fetch *out)
 {
 	const char *argv[9];
 	struct run_result r;
@@ -45,7 +45,9 @@ static int run_live(struct source *s, const struct command *cmd,
 		argv[n] = strcmp(cmd->argv[n], CATALOG_ITEM) ? cmd->argv[n] :
 							       item;
 	argv[n] = NULL;
-	err = run_command(argv, source_timeout_ms(s), source_max_read(s, 0), &r);
+	if (!timeout_ms || timeout_ms > source_timeout_ms(s))
+		timeout_ms = source_timeout_ms(s);
+	err = run_command(argv, timeout_ms, source_max_read(s, 0), &r);
 	if (err) {
 		source_fail(out, FETCH_ERROR, where, strerror(-err));
 		free(where);
@@ -117,12 +119,19 @@ static char *expand(const char *pattern, const char *item)
 int source_command(struct source *s, const struct command *cmd,
 		   const char *item, struct fetch *out)
 {
+	return source_command_timed(s, cmd, item, 0, out);
+}
+
+int source_command_timed(struct source *s, const struct command *cmd,
+			 const char *item, unsigned timeout_ms,
+			 struct fetch *out)
+{
 	const struct manifest_cmd *mc;
 	char *line;
 	int err;
 
 	if (s->kind == SOURCE_LIVE)
-		return run_live(s, cmd, item, out);
+		return run_live(s, cmd, item, timeout_ms, out);
 	line = cmdline(cmd, item);
 	mc = manifest_find(s, line);
 	if (mc) {

@@ -966,9 +966,92 @@ static bool holds_kernel_lines(const struct block *b)
 	return false;
 }
 
+#define QUOTE_INDENT 8 /* @@ columns of indentation before a quote mark */
+
+/* The line without the quote marks a mail client put before it, at any
+ * depth and however spelled: "> ", ">> ", ">>> ", "> > ", each after up
+ * to QUOTE_INDENT columns of indentation (a quoted reply indented once
+ * more by the next reply). */
+static struct line unquote(struct line t)
+{
+	size_t i = 0;
+
+	while (i < t.len && i < QUOTE_INDENT && (t.p[i] == ' ' || t.p[i] == '\t'))
+		i++;
+	if (i >= t.len || t.p[i] != '>')
+		return t;
+	while (i < t.len && t.p[i] == '>') {
+		i++;
+		/* "> > text": the next level after one space */
+		if (i + 1 < t.len && t.p[i] == ' ' && t.p[i + 1] == '>')
+			i++;
+	}
+	if (i < t.len && t.p[i] == ' ')
+		i++;
+	t.p += i;
+	t.len -= i;
+	return t;
+}
+
+/* The bytes of an arrow shaft: '-' and the dashes of UTF-8 text
+ * ("\xe2\x80\x94" EM DASH, "\xe2\x80\x95" HORIZONTAL BAR, "\xe2\x94\x80"
+ * BOX DRAWINGS LIGHT HORIZONTAL); the length of the one at p, or 0. */
+static size_t shaft(const char *p, size_t n)
+{
+	if (n >= 1 && p[0] == '-')
+		return 1;
+	if (n >= 3 && (unsigned char)p[0] == 0xe2 &&
+	    (((unsigned char)p[1] == 0x80 &&
+	      ((unsigned char)p[2] == 0x94 || (unsigned char)p[2] == 0x95)) ||
+	     ((unsigned char)p[1] == 0x94 && (unsigned char)p[2] == 0x80)))
+		return 3;
+	return 0;
+}
+
+/* Whether a note starts at p: after the arrow, a word (a letter, or any
+ * non-ASCII text), not a number (iblinkinfo's "==( 4X ...)==>   3  1"). */
+static bool note_follows(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '>' || *p == '\t'))
+		p++;
+	return p < end && (isalpha((unsigned char)*p) || (unsigned char)*p >= 0x80);
+}
+
+/* The line without an annotation a person added after its value: from an
+ * arrow pointing at the note ("---->", "\xe2\x80\x94\xe2\x80\x94>>>") or back at the
+ * value ("<--", "<=="), when a word follows it, to the end.  "==>" is no
+ * note's arrow: ibdev2netdev prints "mlx5_0 port 1 ==> ib0 (Up)". */
+static struct line strip_note(struct line t)
+{
+	const char *end = t.p + t.len;
+
+	for (const char *p = t.p + 1; p < end; p++) {
+		const char *q = p;
+		size_t shafts = 0, k;
+
+		if (*p == '<' && p + 2 < end && (p[1] == '-' || p[1] == '=') &&
+		    p[2] == p[1] && note_follows(p + 3, end) && p[-1] != '<') {
+			t.len = (size_t)(p - t.p);
+			break;
+		}
+		while ((k = shaft(q, (size_t)(end - q))))
+			q += k, shafts++;
+		if (shafts >= 2 && q < end && *q == '>' &&
+		    note_follows(q, end)) {
+			t.len = (size_t)(p - t.p);
+			break;
+		}
+		if (shafts)
+			p = q - 1;
+	}
+	while (t.len && (t.p[t.len - 1] == ' ' || t.p[t.len - 1] == '\t'))
+		t.len--;
+	return t;
+}
+
 /* Drops what mail clients and markdown add around pasted lines, keeping
- * one line per line: quote markers ("> "), emphasis around a whole line,
- * non-breaking spaces. */
+ * one line per line: quote markers, emphasis around a whole line,
+ * non-breaking spaces, and notes a person wrote after a value. */
 static char *normalize(const char *text, size_t len, size_t *outlen)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -977,19 +1060,8 @@ static char *normalize(const char *text, size_t len, size_t *outlen)
 
 	lines_init(&it, text, len);
 	while (lines_next(&it, &ln)) {
-		struct line t = ln;
+		struct line t = strip_note(unquote(ln));
 
-		while (t.len && t.p[0] == '>' &&
-		       !(t.len > 1 && t.p[1] == '>' && t.len > 2 &&
-			 t.p[2] == '>'))
-			if (t.len > 1 && (t.p[1] == ' ' || t.p[1] == '>')) {
-				t.p += t.p[1] == ' ' ? 2 : 1;
-				t.len -= t.p[-1] == ' ' ? 2 : 1;
-			} else if (t.len == 1) {
-				t.len = 0;
-			} else {
-				break;
-			}
 		{
 			struct line m = line_trim(t);
 

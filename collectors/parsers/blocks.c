@@ -960,7 +960,8 @@ static bool holds_kernel_lines(const struct block *b)
 	while (lines_next(&it, &ln)) {
 		struct line t = line_trim(ln);
 
-		if (t.len && (log_kernel_line(&t) || log_driver_line(&t)))
+		if (t.len && (log_kernel_line(&t) || log_driver_line(&t) ||
+			      log_oops_line(&t)))
 			return true;
 	}
 	return false;

@@ -84,6 +84,7 @@ static const struct marker m_dmesg[] = {
 	TEST(log_kernel_line, 80),
 	TESTN(log_stamped_line, 45, 1),
 	TEST(log_driver_line, 40),
+	TEST(log_oops_line, 30),
 };
 static const struct marker m_ibstatus[] = {
 	TEST(ibstatus_header_line, 60),

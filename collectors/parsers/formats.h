@@ -169,6 +169,7 @@ bool limits_memlock_line(const struct line *ln);
 bool log_kernel_line(const struct line *ln);
 bool log_stamped_line(const struct line *ln);
 bool log_driver_line(const struct line *ln);
+bool log_oops_line(const struct line *ln);
 bool lspci_header_line(const struct line *ln);
 bool ofed_release_line(const struct line *ln);
 bool ofed_version_line(const struct line *ln);

@@ -57,6 +57,8 @@ struct scan {
 	size_t limit_hits;
 	bool stamped; /* the file's lines carry timestamps */
 	bool release_seen; /* a host fact from an oops report was added */
+	struct strbuf modules; /* " name name ": modules an oops named */
+	unsigned nmodules;
 };
 
 static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -595,6 +597,79 @@ static bool pasted_kernel_line(const struct line *ln, bool strict)
 	       log_oops_line(&t);
 }
 
+#define OOPS_MODULES_MAX 512 /* @@ modules one log's oops reports name */
+
+static bool module_char(char c)
+{
+	return islower((unsigned char)c) || isdigit((unsigned char)c) ||
+	       c == '_' || c == '-';
+}
+
+static void add_module(struct scan *sc, const char *p, size_t n,
+		       const struct line *at)
+{
+	char key[80];
+	struct fact *f;
+
+	if (!n || n > 64 || sc->nmodules >= OOPS_MODULES_MAX)
+		return;
+	snprintf(key, sizeof(key), " %.*s ", (int)n, p);
+	if (sc->modules.len && strstr(sb_str(&sc->modules), key))
+		return;
+	if (!sc->modules.len)
+		sb_putc(&sc->modules, ' ');
+	sb_printf(&sc->modules, "%.*s ", (int)n, p);
+	sc->nmodules++;
+	f = emit_begin(sc->e, "module", at);
+	emit_str(sc->e, f, "name", p, n, at);
+	emit_end(sc->e, f);
+}
+
+/* The modules an oops report shows loaded: every name of print_modules()'s
+ * "Modules linked in: a b(OE) c", and the module %pS prints after a
+ * symbol in one ("RIP: 0010:rxe_mr_copy+0x58/0x230 [rdma_rxe]",
+ * "Workqueue: rxe_wq do_work [rdma_rxe]", " ? func+0x1/0x2 [mlx5_ib]"). */
+static void oops_modules(struct scan *sc, const struct line *ln)
+{
+	struct stamp st;
+	struct line m, t;
+
+	stamp(ln->p, ln->len, &st);
+	m = line_trim((struct line){ ln->p + st.msg, ln->len - st.msg, ln->no });
+	if (line_starts(&m, "Modules linked in:")) {
+		const char *p = m.p + 18, *end = m.p + m.len;
+
+		while (p < end) {
+			const char *w;
+
+			while (p < end && *p == ' ')
+				p++;
+			w = p;
+			while (p < end && module_char(*p))
+				p++;
+			if (p > w && (p == end || *p == ' ' || *p == '('))
+				add_module(sc, w, (size_t)(p - w), ln);
+			while (p < end && *p != ' ')
+				p++;
+		}
+		return;
+	}
+	if (m.len < 4 || m.p[m.len - 1] != ']' ||
+	    !(log_oops_line(&m) || line_contains(&m, "+0x")))
+		return;
+	t = m;
+	t.len--;
+	for (size_t i = t.len; i-- > 0;) {
+		if (t.p[i] == '[') {
+			if (i > 0 && t.p[i - 1] == ' ' && i + 1 < t.len)
+				add_module(sc, t.p + i + 1, t.len - i - 1, ln);
+			return;
+		}
+		if (!module_char(t.p[i]))
+			return;
+	}
+}
+
 static void feed(struct log_stream *s, const char *text, size_t len,
 		 bool pasted, bool strict)
 {
@@ -609,6 +684,7 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 	while (lines_next(&it, &ln)) {
 		struct line release;
 
+		oops_modules(sc, &ln);
 		if (!sc->release_seen && oops_release(&ln, &release)) {
 			struct fact *f = emit_begin(sc->e, "host", &ln);
 
@@ -679,6 +755,7 @@ int log_stream_end(struct log_stream *s)
 	if (s->open)
 		record(&s->sc, s->rec.buf, s->rec.len, &s->first);
 	sb_release(&s->rec);
+	sb_release(&s->sc.modules);
 	emit_events(&s->sc);
 	facts = (int)(e->nfacts - s->before);
 	free(s);

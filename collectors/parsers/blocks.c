@@ -35,6 +35,7 @@ enum arg_rule {
 	ARG_LAST, /* the last word that is no option (modinfo mlx5_core) */
 	ARG_FIRST, /* the first word that is no option (ibstat mlx5_0) */
 	ARG_PATH, /* a file: its path picks the format (cat FILE) */
+	ARG_DIR, /* a directory: its path picks the format (ls DIR) */
 };
 
 /* Commands and the format of their output.  A name ending in '*' is a
@@ -82,6 +83,8 @@ static const struct command {
 	{ "less", NULL, NULL, ARG_PATH, NULL },
 	{ "more", NULL, NULL, ARG_PATH, NULL },
 	{ "grep", NULL, NULL, ARG_PATH, NULL },
+	{ "ls", NULL, NULL, ARG_DIR, NULL },
+	{ "ifconfig", NULL, "ifconfig", ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
 	{ "ibv_*", NULL, "pingpong", ARG_TOOL, NULL },
 };
@@ -98,6 +101,13 @@ static const struct {
 	{ "limits.conf", "limits_conf" },
 	{ "/etc/security/limits.d/", "limits_conf" },
 	{ "/boot/config-", "kconfig" },
+};
+
+/* Directories whose listing (ls DIR) has a format. */
+static const struct {
+	const char *part, *format;
+} dirs[] = {
+	{ "/dev/infiniband", "devnodes" },
 };
 
 /* Pipeline stages that show every line they are given. */
@@ -323,6 +333,15 @@ static const char *format_of_path(const struct line *path)
 	return NULL;
 }
 
+static const char *format_of_dir(const struct line *path)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (memmem(path->p, path->len, dirs[i].part,
+			   strlen(dirs[i].part)))
+			return dirs[i].format;
+	return NULL;
+}
+
 static void command_arg(const struct cmdline *c, size_t cmd, size_t end,
 			const struct command *k, struct command_use *u)
 {
@@ -334,6 +353,7 @@ static void command_arg(const struct cmdline *c, size_t cmd, size_t end,
 		break;
 	case ARG_LAST:
 	case ARG_PATH:
+	case ARG_DIR:
 		for (size_t i = end; i > cmd + 1; i--)
 			if (c->w[i - 1].len && c->w[i - 1].p[0] != '-') {
 				w = &c->w[i - 1];
@@ -379,8 +399,9 @@ static void command_arg(const struct cmdline *c, size_t cmd, size_t end,
 	} else {
 		copy_word(w, u->arg, sizeof(u->arg));
 	}
-	if (k->arg == ARG_PATH) {
-		u->format = format_of_path(w);
+	if (k->arg == ARG_PATH || k->arg == ARG_DIR) {
+		u->format = k->arg == ARG_PATH ? format_of_path(w) :
+						 format_of_dir(w);
 		if (!u->format)
 			u->arg[0] = '\0';
 	}
@@ -567,6 +588,10 @@ static bool read_command(const struct line *rest, struct command_use *u)
 		break;
 	}
 	pipeline(c, end, u);
+	/* ls DIR/umad*: a glob shows only what it matches */
+	if (u->which >= 0 && commands[u->which].arg == ARG_DIR &&
+	    strpbrk(u->arg, "*?["))
+		u->complete = false;
 done:
 	free(c);
 	return found;
@@ -869,7 +894,7 @@ static void emit_listing(struct emit *e, const struct format *f,
 	emit_str(e, l, "tool", f->name, strlen(f->name), at);
 	emit_str(e, l, "of", f->lists, strlen(f->lists), at);
 	emit_value(e, l, "filter", value_str(filter, strlen(filter)), at);
-	if (u && u->arg[0] && strcmp(f->lists, "module"))
+	if (u && u->arg[0] && !strcmp(f->lists, "hca"))
 		emit_str(e, l, "hca", u->arg, strcspn(u->arg, ":"), at);
 	emit_int(e, l, "count", count, at);
 	if (u && u->text[0])

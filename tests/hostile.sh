@@ -382,8 +382,15 @@ hcase yaml-deep-flow 3 "deep.yaml:2:[0-9]+: error: (invalid YAML|nesting deeper 
 } > "$T/deepb.yaml"
 hcase yaml-deep-nesting 3 "deepb.yaml:[0-9]+:[0-9]+: error: nesting deeper than 64 levels" -- \
 	"$BIN" rules lint "$T/deepb.yaml"
-hcase regex-backtracking 3 "rule 'backtrack': a regex hit its match limit" -- \
-	"$BIN" analyze --rules "$H/rules-backtracking.yaml" "$H/dmesg-long-a.txt"
+# A million backtracking steps take 4 s without JIT and minutes under
+# valgrind (which cannot follow JIT code); test_engine checks the limit
+# there, on a shorter line.
+if [ -n "$HEAVY" ]; then
+	hcase regex-backtracking 3 "rule 'backtrack': a regex hit its match limit" -- \
+		"$BIN" analyze --rules "$H/rules-backtracking.yaml" "$H/dmesg-long-a.txt"
+else
+	skip "regex-backtracking left out under valgrind"
+fi
 hcase rule-chain-loop 3 "rule 'pong' \(.*rules-ping-pong.yaml:12\) built a value of more than 4096 bytes" -- \
 	"$BIN" analyze --rules "$H/rules-ping-pong.yaml" "$H/ibstat-lf.txt"
 # A sos manifest nested past json-c's depth: the bundle is still read by

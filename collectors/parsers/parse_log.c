@@ -627,8 +627,8 @@ static void add_module(struct scan *sc, const char *p, size_t n,
 
 /* The modules an oops report shows loaded: every name of print_modules()'s
  * "Modules linked in: a b(OE) c", and the module %pS prints after a
- * symbol in one ("RIP: 0010:rxe_mr_copy+0x58/0x230 [rdma_rxe]",
- * "Workqueue: rxe_wq do_work [rdma_rxe]", " ? func+0x1/0x2 [mlx5_ib]"). */
+ * symbol in its header ("RIP: 0010:rxe_mr_copy+0x58/0x230 [rdma_rxe]",
+ * "Workqueue: rxe_wq do_work [rdma_rxe]"). */
 static void oops_modules(struct scan *sc, const struct line *ln)
 {
 	struct stamp st;
@@ -654,8 +654,9 @@ static void oops_modules(struct scan *sc, const struct line *ln)
 		}
 		return;
 	}
-	if (m.len < 4 || m.p[m.len - 1] != ']' ||
-	    !(log_oops_line(&m) || line_contains(&m, "+0x")))
+	/* the header's lines only: a call trace's "? func [mod]" entries
+	 * may be stale words of the stack */
+	if (m.len < 4 || m.p[m.len - 1] != ']' || !log_oops_line(&m))
 		return;
 	t = m;
 	t.len--;

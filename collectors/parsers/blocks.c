@@ -71,6 +71,7 @@ static const struct command {
 	{ "journalctl", NULL, "dmesg", ARG_NONE, NULL },
 	{ "uname", NULL, "uname", ARG_NONE, NULL },
 	{ "ulimit", NULL, "ulimit", ARG_NONE, NULL },
+	{ "limit", NULL, "ulimit", ARG_NONE, NULL },
 	{ "modprobe", NULL, "modprobe", ARG_NONE, NULL },
 	{ "insmod", NULL, "modprobe", ARG_NONE, NULL },
 	{ "ip", NULL, "ip", ARG_NONE, NULL },

@@ -175,6 +175,7 @@ static const struct marker m_ulimit[] = {
 	PRE2("max locked memory", "-l)", 90),
 	PRE2("core file size", "-c)", 20),
 	PRE2("open files", "-n)", 20),
+	TEST(csh_memlock_line, 90),
 };
 static const struct marker m_uname[] = {
 	TEST(uname_a_line, 60),

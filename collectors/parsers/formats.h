@@ -130,7 +130,7 @@ void format_list_names(struct strbuf *sb);
 	  "perftest", m_pingpong, 200, 0, 0, NULL) \
 	X(limits_conf, "/etc/security/limits.conf or limits.d/*.conf", \
 	  "limits", m_limits_conf, 400, 0, 0, NULL) \
-	X(ulimit, "ulimit -l or ulimit -a", \
+	X(ulimit, "ulimit -l or ulimit -a, or csh's limit", \
 	  "limits", m_ulimit, 60, 0, 0, NULL) \
 	X(uname, "uname -r or uname -a", \
 	  "host", m_uname, 5, 0, 0, NULL) \
@@ -184,6 +184,7 @@ bool rdma_statistic_line(const struct line *ln);
 bool uname_a_line(const struct line *ln);
 bool uname_r_line(const struct line *ln);
 bool ulimit_value_line(const struct line *ln);
+bool csh_memlock_line(const struct line *ln);
 bool ip_link_line(const struct line *ln);
 bool ifconfig_flags_line(const struct line *ln);
 bool ifconfig_encap_line(const struct line *ln);

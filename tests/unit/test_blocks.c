@@ -529,6 +529,24 @@ static void test_unstamped_oops(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_csh_limit(void **state)
+{
+	/* the Open MPI FAQ's check for csh users ("limit | grep
+	 * memorylocked", open-mpi.org/faq/?category=openfabrics#ib-locked-
+	 * pages), answered as tcsh's plim() prints it */
+	struct parsed p;
+
+	(void)state;
+	p = paste("% limit | grep memorylocked\n"
+		  "memorylocked 3500000 kbytes\n",
+		  NULL);
+	assert_int_equal(num(nth(&p, "limits", 0), "memlock_kb"), 3500000);
+	fact_base_free(p.fb);
+	p = paste("Here is what limit says:\n\nmemorylocked unlimited\n", NULL);
+	assert_int_equal(num(nth(&p, "limits", 0), "memlock_kb"), -1);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_devnodes_listed),
 		cmocka_unit_test(test_ifconfig),
 		cmocka_unit_test(test_unstamped_oops),
+		cmocka_unit_test(test_csh_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

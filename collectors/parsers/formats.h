@@ -130,7 +130,7 @@ void format_list_names(struct strbuf *sb);
 	  "perftest", m_pingpong, 200, 0, 0, NULL) \
 	X(limits_conf, "/etc/security/limits.conf or limits.d/*.conf", \
 	  "limits", m_limits_conf, 400, 0, 0, NULL) \
-	X(ulimit, "ulimit -l or ulimit -a, or csh's limit", \
+	X(ulimit, "ulimit -l or ulimit -a", \
 	  "limits", m_ulimit, 60, 0, 0, NULL) \
 	X(uname, "uname -r or uname -a", \
 	  "host", m_uname, 5, 0, 0, NULL) \

@@ -182,6 +182,18 @@ static bool adapter_driver(const struct analysis *a, const char *name)
 	return n > 0;
 }
 
+/* Whether the knowledge base knows name as an adapter's RDMA driver
+ * (mlx5_ib, bnxt_re). */
+static bool rdma_driver(const struct analysis *a, const char *name)
+{
+	struct value v = value_cstr(name);
+	size_t n;
+
+	fact_base_lookup(a->fb, sym_intern_cstr("adapter"),
+			 sym_intern_cstr("rdma_driver"), &v, &n);
+	return n > 0;
+}
+
 /* The drivers of the adapters (hca.driver, and the drivers of interfaces
  * that the knowledge base knows as adapter drivers), with versions. */
 static char *driver(const struct analysis *a, bool *checked)
@@ -230,7 +242,15 @@ static char *driver(const struct analysis *a, bool *checked)
 			if (!strcmp(text(df, "origin"), "mlnx_ofed"))
 				driver_item(&l, df);
 		}
-		facts_of(a, "module", &n);
+		ids = facts_of(a, "module", &n);
+		for (size_t i = 0; i < n && l.n < 8; i++) {
+			const char *name = fact_text(
+				fact_base_get(a->fb, ids[i]), "name");
+
+			if (name && (adapter_driver(a, name) ||
+				     rdma_driver(a, name)))
+				item(&l, "%s loaded", name);
+		}
 		if (!l.n && n)
 			item(&l, "no RDMA driver in use; %zu modules loaded",
 			     n);

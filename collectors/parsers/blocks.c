@@ -35,6 +35,7 @@ enum arg_rule {
 	ARG_LAST, /* the last word that is no option (modinfo mlx5_core) */
 	ARG_FIRST, /* the first word that is no option (ibstat mlx5_0) */
 	ARG_PATH, /* a file: its path picks the format (cat FILE) */
+	ARG_DIR, /* a directory: its path picks the format (ls DIR) */
 };
 
 /* Commands and the format of their output.  A name ending in '*' is a
@@ -70,6 +71,7 @@ static const struct command {
 	{ "journalctl", NULL, "dmesg", ARG_NONE, NULL },
 	{ "uname", NULL, "uname", ARG_NONE, NULL },
 	{ "ulimit", NULL, "ulimit", ARG_NONE, NULL },
+	{ "limit", NULL, "ulimit", ARG_NONE, NULL },
 	{ "modprobe", NULL, "modprobe", ARG_NONE, NULL },
 	{ "insmod", NULL, "modprobe", ARG_NONE, NULL },
 	{ "ip", NULL, "ip", ARG_NONE, NULL },
@@ -88,6 +90,8 @@ static const struct command {
 	{ "less", NULL, NULL, ARG_PATH, NULL },
 	{ "more", NULL, NULL, ARG_PATH, NULL },
 	{ "grep", NULL, NULL, ARG_PATH, NULL },
+	{ "ls", NULL, NULL, ARG_DIR, NULL },
+	{ "ifconfig", NULL, "ifconfig", ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
 	{ "ibv_*", NULL, "pingpong", ARG_TOOL, NULL },
 };
@@ -104,6 +108,13 @@ static const struct {
 	{ "limits.conf", "limits_conf" },
 	{ "/etc/security/limits.d/", "limits_conf" },
 	{ "/boot/config-", "kconfig" },
+};
+
+/* Directories whose listing (ls DIR) has a format. */
+static const struct {
+	const char *part, *format;
+} dirs[] = {
+	{ "/dev/infiniband", "devnodes" },
 };
 
 /* Pipeline stages that show every line they are given. */
@@ -329,6 +340,15 @@ static const char *format_of_path(const struct line *path)
 	return NULL;
 }
 
+static const char *format_of_dir(const struct line *path)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (memmem(path->p, path->len, dirs[i].part,
+			   strlen(dirs[i].part)))
+			return dirs[i].format;
+	return NULL;
+}
+
 static void command_arg(const struct cmdline *c, size_t cmd, size_t end,
 			const struct command *k, struct command_use *u)
 {
@@ -340,6 +360,7 @@ static void command_arg(const struct cmdline *c, size_t cmd, size_t end,
 		break;
 	case ARG_LAST:
 	case ARG_PATH:
+	case ARG_DIR:
 		for (size_t i = end; i > cmd + 1; i--)
 			if (c->w[i - 1].len && c->w[i - 1].p[0] != '-') {
 				w = &c->w[i - 1];
@@ -385,8 +406,9 @@ static void command_arg(const struct cmdline *c, size_t cmd, size_t end,
 	} else {
 		copy_word(w, u->arg, sizeof(u->arg));
 	}
-	if (k->arg == ARG_PATH) {
-		u->format = format_of_path(w);
+	if (k->arg == ARG_PATH || k->arg == ARG_DIR) {
+		u->format = k->arg == ARG_PATH ? format_of_path(w) :
+						 format_of_dir(w);
 		if (!u->format)
 			u->arg[0] = '\0';
 	}
@@ -573,6 +595,10 @@ static bool read_command(const struct line *rest, struct command_use *u)
 		break;
 	}
 	pipeline(c, end, u);
+	/* ls DIR/umad*: a glob shows only what it matches */
+	if (u->which >= 0 && commands[u->which].arg == ARG_DIR &&
+	    strpbrk(u->arg, "*?["))
+		u->complete = false;
 done:
 	free(c);
 	return found;
@@ -875,7 +901,7 @@ static void emit_listing(struct emit *e, const struct format *f,
 	emit_str(e, l, "tool", f->name, strlen(f->name), at);
 	emit_str(e, l, "of", f->lists, strlen(f->lists), at);
 	emit_value(e, l, "filter", value_str(filter, strlen(filter)), at);
-	if (u && u->arg[0] && strcmp(f->lists, "module"))
+	if (u && u->arg[0] && !strcmp(f->lists, "hca"))
 		emit_str(e, l, "hca", u->arg, strcspn(u->arg, ":"), at);
 	emit_int(e, l, "count", count, at);
 	if (u && u->text[0])
@@ -966,15 +992,99 @@ static bool holds_kernel_lines(const struct block *b)
 	while (lines_next(&it, &ln)) {
 		struct line t = line_trim(ln);
 
-		if (t.len && (log_kernel_line(&t) || log_driver_line(&t)))
+		if (t.len && (log_kernel_line(&t) || log_driver_line(&t) ||
+			      log_oops_line(&t)))
 			return true;
 	}
 	return false;
 }
 
+#define QUOTE_INDENT 8 /* @@ columns of indentation before a quote mark */
+
+/* The line without the quote marks a mail client put before it, at any
+ * depth and however spelled: "> ", ">> ", ">>> ", "> > ", each after up
+ * to QUOTE_INDENT columns of indentation (a quoted reply indented once
+ * more by the next reply). */
+static struct line unquote(struct line t)
+{
+	size_t i = 0;
+
+	while (i < t.len && i < QUOTE_INDENT && (t.p[i] == ' ' || t.p[i] == '\t'))
+		i++;
+	if (i >= t.len || t.p[i] != '>')
+		return t;
+	while (i < t.len && t.p[i] == '>') {
+		i++;
+		/* "> > text": the next level after one space */
+		if (i + 1 < t.len && t.p[i] == ' ' && t.p[i + 1] == '>')
+			i++;
+	}
+	if (i < t.len && t.p[i] == ' ')
+		i++;
+	t.p += i;
+	t.len -= i;
+	return t;
+}
+
+/* The bytes of an arrow shaft: '-' and the dashes of UTF-8 text
+ * ("\xe2\x80\x94" EM DASH, "\xe2\x80\x95" HORIZONTAL BAR, "\xe2\x94\x80"
+ * BOX DRAWINGS LIGHT HORIZONTAL); the length of the one at p, or 0. */
+static size_t shaft(const char *p, size_t n)
+{
+	if (n >= 1 && p[0] == '-')
+		return 1;
+	if (n >= 3 && (unsigned char)p[0] == 0xe2 &&
+	    (((unsigned char)p[1] == 0x80 &&
+	      ((unsigned char)p[2] == 0x94 || (unsigned char)p[2] == 0x95)) ||
+	     ((unsigned char)p[1] == 0x94 && (unsigned char)p[2] == 0x80)))
+		return 3;
+	return 0;
+}
+
+/* Whether a note starts at p: after the arrow, a word (a letter, or any
+ * non-ASCII text), not a number (iblinkinfo's "==( 4X ...)==>   3  1"). */
+static bool note_follows(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '>' || *p == '\t'))
+		p++;
+	return p < end && (isalpha((unsigned char)*p) || (unsigned char)*p >= 0x80);
+}
+
+/* The line without an annotation a person added after its value: from an
+ * arrow pointing at the note ("---->", "\xe2\x80\x94\xe2\x80\x94>>>") or back at the
+ * value ("<--", "<=="), when a word follows it, to the end.  "==>" is no
+ * note's arrow: ibdev2netdev prints "mlx5_0 port 1 ==> ib0 (Up)". */
+static struct line strip_note(struct line t)
+{
+	const char *end = t.p + t.len;
+
+	for (const char *p = t.p + 1; p < end; p++) {
+		const char *q = p;
+		size_t shafts = 0, k;
+
+		if (*p == '<' && p + 2 < end && (p[1] == '-' || p[1] == '=') &&
+		    p[2] == p[1] && note_follows(p + 3, end) && p[-1] != '<') {
+			t.len = (size_t)(p - t.p);
+			break;
+		}
+		while ((k = shaft(q, (size_t)(end - q))))
+			q += k, shafts++;
+		if (shafts >= 2 && q < end && *q == '>' &&
+		    note_follows(q, end)) {
+			t.len = (size_t)(p - t.p);
+			break;
+		}
+		if (shafts)
+			p = q - 1;
+	}
+	while (t.len && (t.p[t.len - 1] == ' ' || t.p[t.len - 1] == '\t'))
+		t.len--;
+	return t;
+}
+
 /* Drops what mail clients and markdown add around pasted lines, keeping
- * one line per line: quote markers ("> "), emphasis around a whole line,
- * non-breaking spaces. */
+ * one line per line: quote markers, emphasis around a whole line,
+ * non-breaking spaces, and notes a person wrote after a value. */
 static char *normalize(const char *text, size_t len, size_t *outlen)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -983,19 +1093,8 @@ static char *normalize(const char *text, size_t len, size_t *outlen)
 
 	lines_init(&it, text, len);
 	while (lines_next(&it, &ln)) {
-		struct line t = ln;
+		struct line t = strip_note(unquote(ln));
 
-		while (t.len && t.p[0] == '>' &&
-		       !(t.len > 1 && t.p[1] == '>' && t.len > 2 &&
-			 t.p[2] == '>'))
-			if (t.len > 1 && (t.p[1] == ' ' || t.p[1] == '>')) {
-				t.p += t.p[1] == ' ' ? 2 : 1;
-				t.len -= t.p[-1] == ' ' ? 2 : 1;
-			} else if (t.len == 1) {
-				t.len = 0;
-			} else {
-				break;
-			}
 		{
 			struct line m = line_trim(t);
 

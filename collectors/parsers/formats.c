@@ -84,6 +84,7 @@ static const struct marker m_dmesg[] = {
 	TEST(log_kernel_line, 80),
 	TESTN(log_stamped_line, 45, 1),
 	TEST(log_driver_line, 40),
+	TEST(log_oops_line, 30),
 };
 static const struct marker m_ibstatus[] = {
 	TEST(ibstatus_header_line, 60),
@@ -176,6 +177,7 @@ static const struct marker m_ulimit[] = {
 	PRE2("max locked memory", "-l)", 90),
 	PRE2("core file size", "-c)", 20),
 	PRE2("open files", "-n)", 20),
+	TEST(csh_memlock_line, 90),
 };
 static const struct marker m_uname[] = {
 	TEST(uname_a_line, 60),
@@ -195,6 +197,23 @@ static const struct marker m_ip[] = {
 	PRE("link/infiniband ", 30),
 	PRE("inet ", 10),
 	PRE("inet6 ", 10),
+};
+/* net-tools lib/interface.c ife_print_long(): 2.x "%s: flags=%d<%s>  mtu
+ * %d", 1.60 "%-9.9s Link encap:%s  HWaddr %s" */
+static const struct marker m_ifconfig[] = {
+	TEST(ifconfig_flags_line, 60),
+	TEST(ifconfig_encap_line, 60),
+	PRE("inet addr:", 20),
+	PRE2("inet ", "netmask ", 20),
+	PRE2("RX packets", "bytes", 10),
+	PRE2("RX packets:", "errors:", 10),
+};
+/* ls of /dev/infiniband: character devices uverbsN, umadN, issmN,
+ * rdma_cm */
+static const struct marker m_devnodes[] = {
+	TEST(devnode_long_line, 40),
+	TEST(devnode_names_line, 40),
+	PRE("total ", 0),
 };
 /* iproute2 devlink/devlink.c health show: "pci/0000:3b:00.0:" then
  * "  reporter fw" and "    state healthy error 0 recover 0" */

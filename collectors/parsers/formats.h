@@ -138,6 +138,10 @@ void format_list_names(struct strbuf *sb);
 	  "tool_error", m_modprobe, 100, 0, 0, NULL) \
 	X(ip, "ip addr or ip link (iproute2)", \
 	  "netdev", m_ip, 400, 0, 0, NULL) \
+	X(ifconfig, "ifconfig (net-tools), either layout", \
+	  "netdev", m_ifconfig, 400, 0, 0, NULL) \
+	X(devnodes, "ls of /dev/infiniband (-l, plain, or paths)", \
+	  "devnode", m_devnodes, 200, 0, 0, "devnode") \
 	X(devlink_health, "devlink health (show)", \
 	  "health", m_devlink_health, 400, 0, 0, NULL) \
 	X(show_gids, "show_gids (MLNX_OFED)", \
@@ -179,6 +183,7 @@ bool limits_memlock_line(const struct line *ln);
 bool log_kernel_line(const struct line *ln);
 bool log_stamped_line(const struct line *ln);
 bool log_driver_line(const struct line *ln);
+bool log_oops_line(const struct line *ln);
 bool lspci_header_line(const struct line *ln);
 bool ofed_release_line(const struct line *ln);
 bool ofed_version_line(const struct line *ln);
@@ -189,7 +194,12 @@ bool rdma_statistic_line(const struct line *ln);
 bool uname_a_line(const struct line *ln);
 bool uname_r_line(const struct line *ln);
 bool ulimit_value_line(const struct line *ln);
+bool csh_memlock_line(const struct line *ln);
 bool ip_link_line(const struct line *ln);
+bool ifconfig_flags_line(const struct line *ln);
+bool ifconfig_encap_line(const struct line *ln);
+bool devnode_long_line(const struct line *ln);
+bool devnode_names_line(const struct line *ln);
 bool show_gids_row_line(const struct line *ln);
 bool mst_status_row_line(const struct line *ln);
 bool devlink_health_dev_line(const struct line *ln);

@@ -130,7 +130,12 @@ int parse_ibstat(struct emit *e, const char *text, size_t len, const char *arg)
 		if (line_starts(&ln, "CA '") && ln.len > 5 &&
 		    ln.p[ln.len - 1] == '\'') {
 			struct line name = { ln.p + 4, ln.len - 5, ln.no };
+			const char *q = memchr(name.p, '\'', name.len);
 
+			/* "CA '%s'\n": the name ends at the first quote (a
+			 * paste may carry a stray one after it) */
+			if (q)
+				name.len = (size_t)(q - name.p);
 			close_ca(&s);
 			line_copy(&name, s.ca, sizeof(s.ca));
 			s.hca = emit_begin(e, "hca", &ln);

@@ -169,7 +169,34 @@ static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
 	return (size_t)(q - p);
 }
 
-/* Parses the prefix of a line; s->any tells whether there was one. */
+static bool any_digit(const char *p, const char *end);
+
+/* The syslog tag of a line whose date was cut off: "kernel: ", or a host
+ * and then "kernel: " (journalctl's "HOST kernel: MSG" after its date).
+ * Returns its length (host copied), or 0. */
+static size_t kernel_tag(const char *p, size_t n, char *host, size_t hsize)
+{
+	size_t k = 0;
+
+	if (n > 8 && !memcmp(p, "kernel: ", 8))
+		return 8;
+	while (k < n && k < 64 &&
+	       (isalnum((unsigned char)p[k]) || strchr("._-", p[k])))
+		k++;
+	if (!k || n - k <= 9 || memcmp(p + k, " kernel: ", 9))
+		return 0;
+	/* a capitalised word is prose ("Running kernel: 5.15") unless it
+	 * holds a digit or a dash, as host names do ("H100-2") */
+	if (isupper((unsigned char)p[0]) && !memchr(p, '-', k) &&
+	    !any_digit(p, p + k))
+		return 0;
+	if (!host[0] && k < hsize)
+		snprintf(host, hsize, "%.*s", (int)k, p);
+	return k + 9;
+}
+
+/* Parses the prefix of a line; s->any tells whether there was one (a
+ * time, or the syslog tag that marks a kernel line as a time does). */
 static void stamp(const char *p, size_t n, struct stamp *s)
 {
 	size_t at = 0, k;
@@ -239,6 +266,11 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 	}
 	while (at < n && p[at] == ' ')
 		at++;
+	k = kernel_tag(p + at, n - at, s->host, sizeof(s->host));
+	if (k) {
+		at += k;
+		s->any = true;
+	}
 	s->msg = at;
 }
 
@@ -430,13 +462,20 @@ static void frame_module(struct scan *sc, const char *m, size_t n,
 
 	while (end > m && isspace((unsigned char)end[-1]))
 		end--;
+	while (m < end && isspace((unsigned char)*m))
+		m++;
+	/* a "? name+0x.." word of the stack counts too: kallsyms names a
+	 * module only for an address inside one that is loaded */
 	if (end - m < 8 || end[-1] != ']')
 		return;
 	open = memrchr(m, '[', (size_t)(end - m));
 	if (!open || open == m || open[-1] != ' ')
 		return;
+	/* the oops header's "Workqueue: %s %ps [module]"
+	 * (print_worker_info) names the worker's module too */
 	plus = memmem(m, (size_t)(open - m), "+0x", 3);
-	if (!plus || !memmem(plus, (size_t)(open - plus), "/0x", 3))
+	if ((!plus || !memmem(plus, (size_t)(open - plus), "/0x", 3)) &&
+	    (end - m < 11 || memcmp(m, "Workqueue: ", 11)))
 		return;
 	len = module_name(open + 1, end - 1);
 	if (len && open + 1 + len == end - 1)
@@ -500,6 +539,10 @@ static size_t kernel_release(const char *m, size_t n, const char **rel)
 {
 	const char *end = m + n, *p, *r;
 
+	while (n && isspace((unsigned char)*m)) {
+		m++;
+		n--;
+	}
 	if (n > 14 && !memcmp(m, "Linux version ", 14)) {
 		p = m + 14;
 	} else {
@@ -615,7 +658,6 @@ static void note_host(struct scan *sc, const struct stamp *st,
 static void inventory(struct scan *sc, const char *m, size_t n,
 		      const struct stamp *st, const struct line *where)
 {
-	frame_module(sc, m, n, where);
 	linked_modules(sc, m, n, where);
 	prefix_module(sc, m, n, where);
 	host_kernel(sc, m, n, where);
@@ -638,6 +680,10 @@ static void record(struct scan *sc, const char *rec, size_t len,
 	msg = rec + st.msg;
 	mlen = len - st.msg;
 	device(msg, mlen, dev, sizeof(dev));
+	/* "Hardware name: ...", "CPU: 1 PID: ...": an oops names no device
+	 * in its prefix */
+	if (log_oops_line(first))
+		dev[0] = '\0';
 	n = logscan_match(sc->ls, msg, mlen, hits, LOG_HITS_MAX,
 			  &sc->limit_hits);
 	n = most_specific(sc, hits, n);
@@ -805,8 +851,10 @@ static bool pasted_kernel_line(const struct line *ln, bool strict)
 	if (!t.len)
 		return false;
 	if (strict)
-		return log_kernel_line(&t) || log_driver_line(&t);
-	return log_stamped_line(&t) || log_driver_line(&t);
+		return log_kernel_line(&t) || log_driver_line(&t) ||
+		       log_oops_line(&t);
+	return log_stamped_line(&t) || log_driver_line(&t) ||
+	       log_oops_line(&t);
 }
 
 /* A line that is not kept as a log fact may still name the running
@@ -837,6 +885,12 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 	lines_init(&it, text, len);
 	it.no = s->lineno;
 	while (lines_next(&it, &ln)) {
+		struct stamp st;
+
+		/* each frame of a call trace on its own, before the lines
+		 * are joined */
+		stamp(ln.p, ln.len, &st);
+		frame_module(sc, ln.p + st.msg, ln.len - st.msg, &ln);
 		if (continues(s, prev_len, &ln)) {
 			struct line t = line_trim(ln);
 
@@ -947,6 +1001,62 @@ static int kernel_message(const struct line *ln, const struct stamp *st)
 		p = sp;
 	}
 	return 0;
+}
+
+/* The lines the kernel prints when it reports an oops, a warning or a
+ * hang, which carry no driver prefix: x86 show_fault_oops() and
+ * __die_header(), lib/bug.c, kernel/panic.c __warn() and panic(),
+ * lib/dump_stack.c dump_stack_print_info(), kernel/workqueue.c
+ * print_worker_info(), x86 show_iret_regs() and __show_regs(),
+ * show_trace_log_lvl(), kernel/module print_modules(), hung_task.c.
+ * Each is a prefix, with a second text the line must hold, or NULL. */
+static const struct {
+	const char *prefix, *also;
+} oops_lines[] = {
+	{ "BUG: kernel NULL pointer dereference", NULL },
+	{ "BUG: unable to handle ", NULL },
+	{ "BUG: KASAN: ", NULL },
+	{ "BUG: scheduling while atomic", NULL },
+	{ "BUG: sleeping function called", NULL },
+	{ "BUG: soft lockup", NULL },
+	{ "watchdog: BUG: soft lockup", NULL },
+	{ "kernel BUG at ", NULL },
+	{ "general protection fault", NULL },
+	{ "Oops: ", " [#" },
+	{ "#PF: ", " mode" },
+	{ "WARNING: CPU: ", " PID: " },
+	{ "CPU: ", " Comm: " },
+	{ "Hardware name: ", NULL },
+	{ "Workqueue: ", NULL },
+	{ "RIP: 00", NULL },
+	{ "RSP: 00", NULL },
+	{ "RAX: ", " RBX: " },
+	{ "RDX: ", " RSI: " },
+	{ "RBP: ", " R08: " },
+	{ "R10: ", " R11: " },
+	{ "R13: ", " R14: " },
+	{ "FS:  ", " GS:" },
+	{ "CS:  ", " CR0: " },
+	{ "CR2: ", " CR3: " },
+	{ "Call Trace:", NULL },
+	{ "Modules linked in:", NULL },
+	{ "---[ end trace ", NULL },
+	{ "Kernel panic - not syncing: ", NULL },
+	{ "INFO: task ", " blocked for more than " },
+};
+
+bool log_oops_line(const struct line *ln)
+{
+	struct stamp st;
+	struct line m;
+
+	stamp(ln->p, ln->len, &st);
+	m = (struct line){ ln->p + st.msg, ln->len - st.msg, ln->no };
+	for (size_t i = 0; i < ARRAY_SIZE(oops_lines); i++)
+		if (line_starts(&m, oops_lines[i].prefix) &&
+		    (!oops_lines[i].also || line_contains(&m, oops_lines[i].also)))
+			return true;
+	return false;
 }
 
 bool log_kernel_line(const struct line *ln)

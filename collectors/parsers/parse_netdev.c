@@ -190,3 +190,145 @@ int parse_devlink_health(struct emit *e, const char *text, size_t len,
 	emit_end(e, f);
 	return (int)(e->nfacts - before);
 }
+
+/* net-tools ifconfig (lib/interface.c ife_print_long()), in both its
+ * layouts: 2.x "ib0: flags=4163<UP,BROADCAST,RUNNING,MULTICAST>  mtu 2044"
+ * and 1.60 "ib0       Link encap:UNSPEC  HWaddr 80-00-..." with "UP
+ * BROADCAST RUNNING MULTICAST  MTU:2044  Metric:1" below. */
+bool ifconfig_flags_line(const struct line *ln)
+{
+	struct line tok[3];
+
+	return line_split(ln, tok, 3) >= 2 && tok[0].len > 1 &&
+	       tok[0].p[tok[0].len - 1] == ':' &&
+	       line_starts(&tok[1], "flags=") && line_contains(&tok[1], "<");
+}
+
+bool ifconfig_encap_line(const struct line *ln)
+{
+	struct line tok[3];
+
+	return line_split(ln, tok, 3) >= 3 && line_eq(&tok[1], "Link") &&
+	       line_starts(&tok[2], "encap:");
+}
+
+/* The prefix length of a dotted netmask, or -1. */
+static int mask_bits(const struct line *mask)
+{
+	unsigned a, b, c, d;
+	char buf[20];
+	uint32_t m;
+	int bits = 0;
+
+	line_copy(mask, buf, sizeof(buf));
+	if (sscanf(buf, "%u.%u.%u.%u", &a, &b, &c, &d) != 4 || a > 255 ||
+	    b > 255 || c > 255 || d > 255)
+		return -1;
+	m = (uint32_t)a << 24 | b << 16 | c << 8 | d;
+	while (m & 0x80000000u) {
+		bits++;
+		m <<= 1;
+	}
+	return m ? -1 : bits;
+}
+
+static void ifconfig_addr(struct emit *e, struct fact *f,
+			  const struct line *addr, const struct line *mask,
+			  const struct line *at)
+{
+	char buf[40];
+	int bits = mask ? mask_bits(mask) : -1;
+	int n;
+
+	if (bits < 0 || addr->len > 16)
+		return;
+	n = snprintf(buf, sizeof(buf), "%.*s/%d", (int)addr->len, addr->p,
+		     bits);
+	emit_str(e, f, "addr", buf, (size_t)n, at);
+}
+
+/* "Up" when the flags hold RUNNING (IFF_RUNNING: the carrier is up),
+ * else "Down". */
+static void ifconfig_state(struct emit *e, struct fact *f,
+			   const struct line *ln)
+{
+	bool running = line_contains(ln, "RUNNING");
+
+	emit_str(e, f, "state", running ? "Up" : "Down", running ? 2 : 4, ln);
+}
+
+int parse_ifconfig(struct emit *e, const char *text, size_t len,
+		   const char *arg)
+{
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+	struct fact *f = NULL;
+	bool addr = false;
+
+	(void)arg;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw), tok[NETDEV_TOKENS], name;
+		size_t n = line_split(&ln, tok, NETDEV_TOKENS);
+		const struct line *v;
+
+		if (ifconfig_flags_line(&ln) || ifconfig_encap_line(&ln)) {
+			emit_end(e, f);
+			name = tok[0];
+			if (name.p[name.len - 1] == ':')
+				name.len--;
+			f = emit_begin(e, "netdev", &ln);
+			emit_line(e, f, "name", &name, &ln);
+			addr = false;
+			if (ifconfig_flags_line(&ln)) {
+				if ((v = after(tok, n, "mtu")))
+					emit_line(e, f, "mtu", v, &ln);
+				ifconfig_state(e, f, &ln);
+			} else if (line_contains(&tok[2], "InfiniBand")) {
+				emit_str(e, f, "link_type", "infiniband", 10,
+					 &ln);
+			} else if (line_contains(&tok[2], "Ethernet")) {
+				emit_str(e, f, "link_type", "ether", 5, &ln);
+			}
+			continue;
+		}
+		if (!f || !n)
+			continue;
+		if (line_eq(&tok[0], "infiniband") || line_eq(&tok[0], "ether")) {
+			/* 2.x: "infiniband 20:00:...  txqueuelen 256" */
+			emit_line(e, f, "link_type", &tok[0], &ln);
+		} else if (!addr && line_eq(&tok[0], "inet") && n >= 2) {
+			struct line a = tok[1];
+			const struct line *mask = after(tok, n, "netmask");
+
+			/* 1.60: "inet addr:10.0.0.1  Bcast:...  Mask:..." */
+			if (line_starts(&a, "addr:")) {
+				a.p += 5;
+				a.len -= 5;
+				mask = NULL;
+				for (size_t i = 2; i < n; i++)
+					if (line_starts(&tok[i], "Mask:")) {
+						tok[i].p += 5;
+						tok[i].len -= 5;
+						mask = &tok[i];
+					}
+			}
+			ifconfig_addr(e, f, &a, mask, &ln);
+			addr = true;
+		} else {
+			/* 1.60: "UP BROADCAST RUNNING MULTICAST  MTU:2044" */
+			for (size_t i = 0; i < n; i++)
+				if (line_starts(&tok[i], "MTU:")) {
+					struct line m = { tok[i].p + 4,
+							  tok[i].len - 4,
+							  tok[i].no };
+
+					emit_line(e, f, "mtu", &m, &ln);
+					ifconfig_state(e, f, &ln);
+				}
+		}
+	}
+	emit_end(e, f);
+	return (int)(e->nfacts - before);
+}

@@ -109,6 +109,18 @@ static void memlock(struct emit *e, const struct line *v,
 
 /* bash's ulimit -a: "max locked memory       (kbytes, -l) 64"; ulimit -l:
  * the value alone (a whole output of one line). */
+/* csh and tcsh's limit (sh.func.c plim(), its limits[] table naming
+ * RLIMIT_MEMLOCK "memorylocked" in "kbytes"): "memorylocked 3500000
+ * kbytes" or "memorylocked unlimited". */
+bool csh_memlock_line(const struct line *ln)
+{
+	struct line tok[4];
+	size_t n = line_split(ln, tok, 4);
+
+	return (n == 2 || (n == 3 && line_eq(&tok[2], "kbytes"))) &&
+	       line_eq(&tok[0], "memorylocked") && ulimit_value_line(&tok[1]);
+}
+
 int parse_ulimit(struct emit *e, const char *text, size_t len, const char *arg)
 {
 	struct lines it;
@@ -130,6 +142,11 @@ int parse_ulimit(struct emit *e, const char *text, size_t len, const char *arg)
 
 			if (ulimit_value_line(&v))
 				memlock(e, &v, &ln);
+		} else if (csh_memlock_line(&ln)) {
+			struct line tok[3];
+
+			line_split(&ln, tok, 3);
+			memlock(e, &tok[1], &ln);
 		} else if (ulimit_value_line(&ln)) {
 			value = ln;
 			values++;

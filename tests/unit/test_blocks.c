@@ -39,6 +39,19 @@ static const struct fact *listing_of(const struct parsed *p, const char *tool)
 	return find(p, "listing", "tool", tool);
 }
 
+/* How many facts of kind have field equal to value (find() fails on
+ * none). */
+static size_t matching(const struct parsed *p, const char *kind,
+		       const char *field, const char *value)
+{
+	struct value v = value_cstr(value);
+	size_t n;
+
+	fact_base_lookup(p->fb, sym_intern_cstr(kind), sym_intern_cstr(field),
+			 &v, &n);
+	return n;
+}
+
 static void test_filter_and_device(void **state)
 {
 	static const char input[] =
@@ -324,6 +337,218 @@ static void test_real_pastes(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_quotes_and_notes(void **state)
+{
+	/* ls -l /dev/infiniband from sriov-network-device-plugin#342
+	 * (github.com/k8snetworkplumbingwg/sriov-network-device-plugin/
+	 * issues/342), quoted three levels deep and indented once more, as
+	 * replies quote it, with a note after a value */
+	static const char input[] =
+		"On Mon, someone wrote:\n"
+		">>> root@old-mofed-test-pod:/# ll /dev/infiniband\n"
+		">>> total 0\n"
+		">>> crw-------  1 root root 231,  64 Apr  5 06:17 issm0\n"
+		"> > > crw-rw-rw-  1 root root  10,  56 Apr  5 06:17 rdma_cm\n"
+		"    >> crw-------  1 root root 231,   0 Apr  5 06:17 umad0\n"
+		">>> crw-rw-rw-  1 root root 231, 192 Apr  5 06:17 uverbs0   "
+		"<-- only this one\n"
+		"\n"
+		"$ ibv_devices\n"
+		"    device                 node GUID\n"
+		"    ------              ----------------\n"
+		"    mlx5_0              ec0d9a0300a1b2c3 ------>>> \xe8\xbf\x99\xe6\x98\xaf\n";
+	struct parsed p;
+
+	(void)state;
+	p = paste(input, NULL);
+	assert_int_equal(count(&p, "devnode"), 4);
+	assert_string_equal(text(find(&p, "devnode", "name", "uverbs0"), "path"),
+			    "/dev/infiniband/uverbs0");
+	assert_non_null(find(&p, "devnode", "name", "rdma_cm"));
+	assert_non_null(find(&p, "devnode", "name", "umad0"));
+	/* "ll DIR" is no known command: the content shows the format, and
+	 * only a command line makes a listing complete */
+	assert_int_equal(matching(&p, "listing", "tool", "devnodes"), 0);
+	/* the note after the GUID is not part of it */
+	assert_non_null(find(&p, "hca", "name", "mlx5_0"));
+	assert_int_equal(num(listing_of(&p, "ibv_devices"), "count"), 1);
+	fact_base_free(p.fb);
+
+	/* "==>" is ibdev2netdev's own arrow, and iblinkinfo's "==>" is
+	 * followed by a number: neither is a note */
+	p = paste("$ ibdev2netdev\n"
+		  "mlx5_0 port 1 ==> ib0 (Up)\n"
+		  "mlx5_1 port 1 ==> ib1 (Down)\n",
+		  NULL);
+	assert_string_equal(text(find(&p, "netdev", "name", "ib1"), "state"),
+			    "Down");
+	fact_base_free(p.fb);
+}
+
+static void test_devnodes_listed(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* plain ls, from rdma-core#1060 (github.com/linux-rdma/rdma-core/
+	 * pull/1060): the container sees two of four uverbs devices */
+	p = paste("# ls /dev/infiniband/\n"
+		  "rdma_cm  ucm0  ucm2  uverbs0  uverbs2\n",
+		  NULL);
+	assert_int_equal(count(&p, "devnode"), 5);
+	f = listing_of(&p, "devnodes");
+	assert_int_equal(num(f, "count"), 5);
+	assert_null(fact_text(f, "hca"));
+	fact_base_free(p.fb);
+
+	/* one name alone under its command, from NixOS/nixpkgs#74283
+	 * (github.com/NixOS/nixpkgs/pull/74283) */
+	p = paste("[ogle@stcg-us-0005-11:~]$ ls /dev/infiniband\n"
+		  "uverbs0\n",
+		  NULL);
+	assert_int_equal(count(&p, "devnode"), 1);
+	assert_int_equal(num(listing_of(&p, "devnodes"), "count"), 1);
+	fact_base_free(p.fb);
+
+	/* a glob lists only what it matches; a lone module name is no
+	 * device file */
+	p = paste("$ ls /dev/infiniband/umad*\n"
+		  "/dev/infiniband/umad0  /dev/infiniband/umad1\n"
+		  "\n"
+		  "The following OFED modules are loaded:\n"
+		  "\n"
+		  "  rdma_cm\n"
+		  "  ib_core\n",
+		  NULL);
+	assert_int_equal(count(&p, "devnode"), 2);
+	assert_int_equal(matching(&p, "listing", "tool", "devnodes"), 0);
+	fact_base_free(p.fb);
+}
+
+static void test_ifconfig(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* net-tools 2.x, from open-mpi/ompi#6184 (github.com/open-mpi/ompi/
+	 * pull/6184) */
+	p = paste("[user]$ ifconfig -a\n"
+		  "em1: flags=4163<UP,BROADCAST,RUNNING,MULTICAST>  mtu 1500\n"
+		  "        inet 10.209.45.130  netmask 255.255.252.0  broadcast "
+		  "10.209.47.255\n"
+		  "        inet6 fe80::8218:44ff:feec:fc6c  prefixlen 64  scopeid "
+		  "0x20<link>\n"
+		  "        ether 80:18:44:ec:fc:6c  txqueuelen 1000  (Ethernet)\n"
+		  "        RX packets 2262114589  bytes 2756557418627 (2.5 TiB)\n"
+		  "\n"
+		  "em2: flags=4098<BROADCAST,MULTICAST>  mtu 1500\n"
+		  "        ether 80:18:44:ec:fc:6d  txqueuelen 1000  (Ethernet)\n",
+		  NULL);
+	f = find(&p, "netdev", "name", "em1");
+	assert_int_equal(num(f, "mtu"), 1500);
+	assert_string_equal(text(f, "addr"), "10.209.45.130/22");
+	assert_string_equal(text(f, "state"), "Up");
+	assert_string_equal(text(f, "link_type"), "ether");
+	assert_string_equal(text(find(&p, "netdev", "name", "em2"), "state"),
+			    "Down");
+	fact_base_free(p.fb);
+
+	/* net-tools 1.60, as a book prints it (Chris Tyler, "Fedora Linux",
+	 * O'Reilly 2006, ch. 5: booksonline.com.ua/view.php?book=154037&
+	 * page=47) */
+	p = paste("$ /sbin/ifconfig\n"
+		  "eth0 Link encap:Ethernet HWaddr 00:0D:56:33:D7:18\n"
+		  "inet addr:172.16.97.100 Bcast:172.16.97.255 "
+		  "Mask:255.255.255.0\n"
+		  "inet6 addr: fe80::20d:56ff:fe33:d718/64 Scope:Link\n"
+		  "UP BROADCAST RUNNING MULTICAST MTU:1500 Metric:1\n"
+		  "RX packets:331 errors:0 dropped:0 overruns:0 frame:0\n",
+		  NULL);
+	f = find(&p, "netdev", "name", "eth0");
+	assert_int_equal(num(f, "mtu"), 1500);
+	assert_string_equal(text(f, "addr"), "172.16.97.100/24");
+	assert_string_equal(text(f, "link_type"), "ether");
+	fact_base_free(p.fb);
+}
+
+static void test_unstamped_oops(void **state)
+{
+	/* lines of a real report (Max Gurtovoy, linux-nvme 2023-02, the
+	 * sample tests/fixtures/samples/dmesg/linux-block-2023-cx5-...)
+	 * without their timestamps, as a patch's commit message quotes
+	 * them, under "kernel: " tags and one quote level */
+	static const char input[] =
+		"The failover crashes:\n"
+		"\n"
+		" BUG: kernel NULL pointer dereference, address: "
+		"0000000000000010\n"
+		" #PF: supervisor read access in kernel mode\n"
+		" #PF: error_code(0x0000) - not-present page\n"
+		" PGD 0 P4D 0\n"
+		" Oops: 0000 [#1] PREEMPT SMP PTI\n"
+		" CPU: 17 PID: 518 Comm: kworker/17:1H Tainted: G S          E"
+		"      6.2.0-rc4+ #224\n"
+		" Hardware name: Supermicro SYS-6018R-WTR/X10DRW-i, BIOS 2.0 "
+		"12/17/2015\n"
+		" Workqueue: kblockd nvme_requeue_work [nvme_core]\n"
+		" Call Trace:\n"
+		"  nvme_rdma_queue_rq+0x194/0xa20 [nvme_rdma]\n"
+		"\n"
+		"> kernel: mlx5_core 0000:02:00.0 ens2f0np0: Link down\n"
+		"node17 kernel: mlx5_core 0000:02:00.0 ens2f0np0: Link up\n"
+		"Running kernel: 6.2.0\n";
+	struct blocks_summary sum;
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste(input, &sum);
+	assert_non_null(find(&p, "host", "kernel", "6.2.0-rc4+"));
+	/* and the one host the syslog prefix names */
+	assert_non_null(find(&p, "host", "hostname", "node17"));
+	assert_int_equal(count(&p, "host"), 2);
+	assert_non_null(find(&p, "module", "name", "nvme_core"));
+	/* a reliable frame of the call trace runs in a loaded module */
+	assert_non_null(find(&p, "module", "name", "nvme_rdma"));
+	assert_non_null(find(&p, "log_event", "signature", "KERNEL-OOPS"));
+	/* an oops names no device in its prefix */
+	f = find(&p, "log", "text",
+		 "Hardware name: Supermicro SYS-6018R-WTR/X10DRW-i, BIOS 2.0 "
+		 "12/17/2015");
+	assert_non_null(f);
+	assert_null(fact_text(f, "device"));
+	/* the syslog tag without its date, with and without its host */
+	f = find(&p, "log", "text",
+		 "mlx5_core 0000:02:00.0 ens2f0np0: Link down");
+	assert_string_equal(text(f, "device"), "0000:02:00.0");
+	f = find(&p, "log", "text", "mlx5_core 0000:02:00.0 ens2f0np0: Link up");
+	assert_string_equal(text(f, "host"), "node17");
+	/* a capitalised word before "kernel:" is prose */
+	assert_int_equal(matching(&p, "log", "text", "6.2.0"), 0);
+	blocks_summary_release(&sum);
+	fact_base_free(p.fb);
+}
+
+static void test_csh_limit(void **state)
+{
+	/* the Open MPI FAQ's check for csh users ("limit | grep
+	 * memorylocked", open-mpi.org/faq/?category=openfabrics#ib-locked-
+	 * pages), answered as tcsh's plim() prints it */
+	struct parsed p;
+
+	(void)state;
+	p = paste("% limit | grep memorylocked\n"
+		  "memorylocked 3500000 kbytes\n",
+		  NULL);
+	assert_int_equal(num(nth(&p, "limits", 0), "memlock_kb"), 3500000);
+	fact_base_free(p.fb);
+	p = paste("Here is what limit says:\n\nmemorylocked unlimited\n", NULL);
+	assert_int_equal(num(nth(&p, "limits", 0), "memlock_kb"), -1);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +560,11 @@ int main(void)
 		cmocka_unit_test(test_two_stamped_lines_and_prose),
 		cmocka_unit_test(test_snapshots_in_order),
 		cmocka_unit_test(test_real_pastes),
+		cmocka_unit_test(test_quotes_and_notes),
+		cmocka_unit_test(test_devnodes_listed),
+		cmocka_unit_test(test_ifconfig),
+		cmocka_unit_test(test_unstamped_oops),
+		cmocka_unit_test(test_csh_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
+#include "engine/ydoc.h"
 
 static const char *const layer_names[] = {
 #define X(id, name, doc) name,
@@ -455,6 +456,29 @@ static bool asserted(const struct rule_set *rs, uint32_t kind, uint32_t field)
 	return false;
 }
 
+/* "; did you mean 'port'?" for a kind close to one of the vocabulary, of
+ * a declaration or of an assertion; "" otherwise. */
+static const char *kind_hint(const struct rule_set *rs, const char *kind)
+{
+	size_t cap = vocab_kind_count() + rs->nkinds, n = 0;
+	const char **names;
+	const char *hint;
+
+	for (size_t i = 0; i < rs->n; i++)
+		cap += rs->rules[i]->nasserts;
+	names = xcalloc(cap ? cap : 1, sizeof(*names));
+	for (size_t i = 0; i < vocab_kind_count(); i++)
+		names[n++] = vocab_kind_at(i)->name;
+	for (size_t i = 0; i < rs->nkinds; i++)
+		names[n++] = sym_str(rs->kinds[i].kind);
+	for (size_t i = 0; i < rs->n; i++)
+		for (size_t j = 0; j < rs->rules[i]->nasserts; j++)
+			names[n++] = sym_str(rs->rules[i]->asserts[j].kind);
+	hint = ydoc_hint(kind, names, n);
+	free(names);
+	return hint;
+}
+
 /* Conditions on kinds outside the vocabulary need a rule that asserts
  * them, or a declaration that fact files supply them, with the fields
  * tested. */
@@ -484,8 +508,9 @@ static int check_derived(const struct rule_set *rs, const struct rule *r,
 		}
 		if (!asserted(rs, p->kind, 0)) {
 			diag_at(d, DIAG_ERROR, r->file, p->line, p->col, NULL,
-				"rule '%s' can never fire: no collector, kb entry or rule produces '%s' facts",
-				r->id, sym_str(p->kind));
+				"rule '%s' can never fire: no collector, kb entry or rule produces '%s' facts%s",
+				r->id, sym_str(p->kind),
+				kind_hint(rs, sym_str(p->kind)));
 			err = -EINVAL;
 			continue;
 		}

@@ -193,7 +193,32 @@ static int template_var(void *ctx, const char *name, size_t len)
 		    !strncmp(c->r->vars[i], name, len) &&
 		    rule_vars_bound(c->r, (int)i))
 			return (int)i;
+	snprintf(c->unbound, sizeof(c->unbound), "%.*s", (int)len, name);
 	return -1;
+}
+
+/* "; did you mean '{dev}'?" for a template name close to a bound
+ * variable. */
+static const char *bound_hint(struct rule_ctx *c)
+{
+	static char buf[96];
+	const char **names;
+	const char *near;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!c->unbound[0])
+		return buf;
+	names = xcalloc(c->r->nvars ? c->r->nvars : 1, sizeof(*names));
+	for (size_t i = 0; i < c->r->nvars; i++)
+		if (rule_vars_bound(c->r, (int)i))
+			names[n++] = c->r->vars[i];
+	near = ydoc_nearest(c->unbound, names, n);
+	if (near)
+		snprintf(buf, sizeof(buf), "; did you mean '{%s}'?", near);
+	free(names);
+	c->unbound[0] = '\0';
+	return buf;
 }
 
 static int template(struct rule_ctx *c, const struct ynode *n,
@@ -213,7 +238,7 @@ static int template(struct rule_ctx *c, const struct ynode *n,
 
 		if (!memchr(n->str, '\n', off))
 			at.col += (int)off + (n->plain ? 0 : 1);
-		rule_load_error(c->L, &at, "%s", msg);
+		rule_load_error(c->L, &at, "%s%s", msg, bound_hint(c));
 		return -EINVAL;
 	}
 	return 0;
@@ -448,9 +473,27 @@ static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 	return 0;
 }
 
+/* A diagnosis tells the reader what to do, and a rule says where its
+ * claim comes from: without them a rule loads, with a warning. */
+static void warn_unsupported(struct rule_loader *L, const struct ynode *n,
+			     const struct rule *r)
+{
+	if (r->diagnoses && !r->nremediation)
+		ydoc_report(
+			L->doc, L->d, DIAG_WARNING,
+			ynode_get(n, "diagnose") ? ynode_get(n, "diagnose") : n,
+			"rule '%s' diagnoses without a remediation: add 'remediation' to say what to do",
+			r->id);
+	if (!r->nsources)
+		ydoc_report(
+			L->doc, L->d, DIAG_WARNING, n,
+			"rule '%s' has no 'sources': name where its claim comes from (a URL, or file@version)",
+			r->id);
+}
+
 static struct rule *parse_rule(struct rule_loader *L, const struct ynode *n)
 {
-	struct rule_ctx c = { L, NULL, 0 };
+	struct rule_ctx c = { L, NULL, 0, "" };
 	const struct ynode *v, *dis;
 	struct rule *r;
 
@@ -522,6 +565,7 @@ static struct rule *parse_rule(struct rule_loader *L, const struct ynode *n)
 	}
 	rule_vars_warn_unused(r, L->doc, L->d);
 	rule_vars_warn_cross(r, L->doc, L->d);
+	warn_unsupported(L, n, r);
 	return r;
 fail:
 	L->failed = true;

@@ -627,15 +627,26 @@ static bool shipped(const char *dir)
 	return same;
 }
 
-/* The rules a suite tests: the shipped set, or an overlay's own rules. */
+/* The rules a suite tests: the shipped set, or an overlay's own rules,
+ * loaded as the cases ran them (the --rules overlays, then the suite's
+ * own), so that a rule an overlay disabled is not asked for, and one it
+ * overrides is the overlay's to test, at the overlay's file:line. */
 static void coverage(struct run *run, const char *dir, const char *overlay)
 {
+	const struct options *o = run->o;
 	struct diag *d = diag_new();
-	const char *const *dirs = overlay ? &overlay : NULL;
-	struct rule_set *rs =
-		analysis_load_rules(dirs, overlay ? 1 : 0, false, d);
-	int level = overlay ? 3 : 0;
+	const char **dirs = xcalloc(o->nrules + 1, sizeof(*dirs));
+	size_t ndirs = 0;
+	struct rule_set *rs;
+	int level;
 
+	for (size_t i = 0; i < o->nrules; i++)
+		dirs[ndirs++] = o->rules[i];
+	if (overlay)
+		dirs[ndirs++] = overlay;
+	/* the level analysis_load_rules gives the suite's own directory */
+	level = overlay ? 3 + (int)ndirs - 1 : 0;
+	rs = analysis_load_rules(dirs, ndirs, false, d);
 	diag_print(d, stderr, "rdmadoctor");
 	for (size_t i = 0; rs && i < rule_set_count(rs); i++) {
 		const struct rule *r = rule_set_at(rs, i);
@@ -648,6 +659,7 @@ static void coverage(struct run *run, const char *dir, const char *overlay)
 	}
 	rule_set_free(rs);
 	diag_free(d);
+	free(dirs);
 }
 
 /* Runs the test files of a rule directory; with cover, each of its rules

@@ -137,6 +137,7 @@ static void free_tests(struct pattern *p)
 		struct test *t = &p->tests[i];
 
 		regex_free(t->re);
+		free(t->pattern);
 		free(t->capture_group);
 		free(t->capture_var);
 	}
@@ -147,6 +148,7 @@ void rule_free(struct rule *r)
 {
 	if (!r)
 		return;
+	free(r->overrides);
 	for (size_t i = 0; i < r->npatterns; i++)
 		free_tests(&r->patterns[i]);
 	free(r->patterns);
@@ -288,6 +290,8 @@ int rule_set_add(struct rule_set *rs, struct rule *r, struct diag *d)
 			rule_free(r);
 			return -EINVAL;
 		}
+		free(r->overrides);
+		r->overrides = xasprintf("%s:%d", old->file, old->line);
 		rule_free(rs->rules[i]);
 		rs->rules[i] = r;
 		return 0;
@@ -315,6 +319,17 @@ int rule_set_disable(struct rule_set *rs, const char *id, int origin_level,
 	rs->disabled[rs->ndisabled].level = origin_level;
 	rs->ndisabled++;
 	return 0;
+}
+
+const char *rule_set_disabled_where(const struct rule_set *rs, const char *id)
+{
+	const char *where = NULL;
+
+	/* The last word on it: a later overlay's disabling wins. */
+	for (size_t i = 0; i < rs->ndisabled; i++)
+		if (!strcmp(rs->disabled[i].id, id) && find_index(rs, id) < 0)
+			where = rs->disabled[i].where;
+	return where;
 }
 
 int rule_set_add_question(struct rule_set *rs, struct question *q,

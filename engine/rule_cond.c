@@ -206,6 +206,7 @@ static int regex_test(struct rule_ctx *c, const struct ynode *n, struct test *t)
 		return -EINVAL;
 	}
 	t->re = regex_compile(n->str, 0, msg, sizeof(msg), &off);
+	t->pattern = xstrndup(n->str, n->len);
 	if (!t->re) {
 		struct ynode at = *n;
 

@@ -228,36 +228,6 @@ int cmd_rules_test(struct options *o)
 
 /* ---- explain ---- */
 
-static void operand_text(struct strbuf *sb, const struct rule *r,
-			 const struct operand *op)
-{
-	if (op->type == OPERAND_VAR) {
-		sb_printf(sb, "$%s", r->vars[op->var]);
-		if (op->arith)
-			sb_printf(sb, " %c %g", op->arith, op->k);
-	} else if (op->type == OPERAND_CONST) {
-		value_show(&op->v, sb);
-	}
-}
-
-static void condition_text(struct strbuf *sb, const struct rule *r,
-			   const struct pattern *p)
-{
-	static const char *const prefix[] = { "", "no ", "some " };
-
-	sb_printf(sb, "%s%s", prefix[p->type], sym_str(p->kind));
-	for (size_t i = 0; i < p->ntests; i++) {
-		const struct test *t = &p->tests[i];
-
-		sb_printf(sb, "%s%s %s ", i ? ", " : " with ",
-			  sym_str(t->field), rule_op_to_str(t->op));
-		if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
-			sb_printf(sb, "/%s/", t->pattern ? t->pattern : "");
-		else
-			operand_text(sb, r, &t->rhs);
-	}
-}
-
 static void explain_text(const struct rule *r)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -276,7 +246,7 @@ static void explain_text(const struct rule *r)
 	printf("\nWhat it looks at:\n");
 	for (size_t i = 0; i < r->npatterns; i++) {
 		sb_reset(&sb);
-		condition_text(&sb, r, &r->patterns[i]);
+		rules_condition_text(&sb, r, &r->patterns[i]);
 		printf("  - %s\n", sb_str(&sb));
 	}
 	if (r->diagnoses) {
@@ -334,7 +304,7 @@ static void explain_json(const struct rule *r)
 				  json_new_null());
 	for (size_t i = 0; i < r->npatterns; i++) {
 		sb_reset(&sb);
-		condition_text(&sb, r, &r->patterns[i]);
+		rules_condition_text(&sb, r, &r->patterns[i]);
 		json_push(arr, json_new_string(sb_str(&sb)));
 	}
 	json_set(j, "conditions", arr);

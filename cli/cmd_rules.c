@@ -115,6 +115,8 @@ int cmd_rules_lint(struct options *o)
 	size_t warnings;
 	int rc;
 
+	if (rs)
+		rule_set_lint(rs, d);
 	/* The kb too: rules lean on it, and analyze would refuse it. */
 	if (analysis_kb_load(d, &kb, &scan)) {
 		rule_set_free(rs);

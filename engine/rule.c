@@ -542,6 +542,22 @@ static int check_derived(const struct rule_set *rs, const struct rule *r,
 	return err;
 }
 
+void rule_set_lint(const struct rule_set *rs, struct diag *d)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rule *r = rs->rules[i];
+
+		if (r->diagnoses && !r->nremediation)
+			diag_at(d, DIAG_WARNING, r->file, r->line, r->col, NULL,
+				"rule '%s' diagnoses without a remediation: add 'remediation' to say what to do",
+				r->id);
+		if (!r->nsources)
+			diag_at(d, DIAG_WARNING, r->file, r->line, r->col, NULL,
+				"rule '%s' has no 'sources': name where its claim comes from (a URL, or file@version)",
+				r->id);
+	}
+}
+
 int rule_set_check(struct rule_set *rs, struct diag *d)
 {
 	int err = 0;

@@ -225,6 +225,10 @@ void rule_set_declare_kind(struct rule_set *rs, uint32_t kind, uint32_t field);
  * -EINVAL. */
 int rule_set_check(struct rule_set *rs, struct diag *d);
 
+/* What lint asks beyond loading, as warnings: a diagnosis without a
+ * remediation, a rule without sources. */
+void rule_set_lint(const struct rule_set *rs, struct diag *d);
+
 size_t rule_set_count(const struct rule_set *rs);
 const struct rule *rule_set_at(const struct rule_set *rs, size_t i);
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id);

@@ -473,24 +473,6 @@ static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 	return 0;
 }
 
-/* A diagnosis tells the reader what to do, and a rule says where its
- * claim comes from: without them a rule loads, with a warning. */
-static void warn_unsupported(struct rule_loader *L, const struct ynode *n,
-			     const struct rule *r)
-{
-	if (r->diagnoses && !r->nremediation)
-		ydoc_report(
-			L->doc, L->d, DIAG_WARNING,
-			ynode_get(n, "diagnose") ? ynode_get(n, "diagnose") : n,
-			"rule '%s' diagnoses without a remediation: add 'remediation' to say what to do",
-			r->id);
-	if (!r->nsources)
-		ydoc_report(
-			L->doc, L->d, DIAG_WARNING, n,
-			"rule '%s' has no 'sources': name where its claim comes from (a URL, or file@version)",
-			r->id);
-}
-
 static struct rule *parse_rule(struct rule_loader *L, const struct ynode *n)
 {
 	struct rule_ctx c = { L, NULL, 0, "" };
@@ -565,7 +547,6 @@ static struct rule *parse_rule(struct rule_loader *L, const struct ynode *n)
 	}
 	rule_vars_warn_unused(r, L->doc, L->d);
 	rule_vars_warn_cross(r, L->doc, L->d);
-	warn_unsupported(L, n, r);
 	return r;
 fail:
 	L->failed = true;

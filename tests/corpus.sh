@@ -11,9 +11,9 @@ BIN=${RD_BIN:-./rdmadoctor}
 export RDMADOCTOR_DATADIR="${RDMADOCTOR_DATADIR:-$(pwd)}" RDMADOCTOR_NO_SITE_RULES=1 NO_PROGRESS=1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-# Under valgrind (make valgrind) every tenth item: each run takes seconds.
+# Under valgrind (make valgrind) every twentieth item: each run takes seconds.
 every=1
-[ -n "${RD_VALGRIND:-}" ] && every=10
+[ -n "${RD_VALGRIND:-}" ] && every=20
 tools/corpus-score --bin "$BIN" --every $every --expect tests/fixtures/corpus/OUTCOMES > "$out" 2>&1
 rc=$?
 sed 's/^/corpus: /' "$out"

@@ -104,7 +104,7 @@ measured() {
 
 # bounded NAME WANT_RC PATTERN -- command...: as hcase, and under
 # /usr/bin/time -v the command may take at most BOUND_MIB (512) MiB and
-# BOUND_S (10) seconds.  Each hostile bundle of issue 21 is checked so.
+# BOUND_S (10) seconds of CPU.  Each hostile bundle of issue 21 is checked so.
 BOUND_MIB=${BOUND_MIB:-512}
 BOUND_S=${BOUND_S:-10}
 bounded() {
@@ -118,8 +118,11 @@ bounded() {
 	rc=$?
 	kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$T/timev")
 	el=$(sed -n 's/^[[:space:]]*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$T/timev")
-	secs=$(echo "$el" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%d", s + 0.999 }')
-	echo "note: hostile: $name: $((${kb:-0} / 1024)) MiB, $el"
+	# The bound is on CPU time (user + system): the wall clock of a
+	# shared machine says more about its other work than about ours.
+	cpu=$(awk -F': ' '/^[[:space:]]*(User|System) time \(seconds\)/ { s += $2 } END { printf "%.2f", s }' "$T/timev")
+	secs=$(echo "$cpu" | awk '{ printf "%d", $1 + 0.999 }')
+	echo "note: hostile: $name: $((${kb:-0} / 1024)) MiB, ${cpu} s CPU, $el wall"
 	if [ $rc = 124 ]; then
 		bad "$name: still running after ${LIMIT}s"
 	elif [ -z "$kb" ]; then
@@ -127,7 +130,7 @@ bounded() {
 	elif [ $((kb / 1024)) -gt "$BOUND_MIB" ]; then
 		bad "$name: peak memory $((kb / 1024)) MiB, more than $BOUND_MIB"
 	elif [ "$secs" -gt "$BOUND_S" ]; then
-		bad "$name: took $el, more than ${BOUND_S}s"
+		bad "$name: took ${cpu} s of CPU, more than ${BOUND_S} s"
 	elif ! case "|$want|" in *"|$rc|"*) true ;; *) false ;; esac; then
 		bad "$name: exit $rc, want $want"
 		sed 's/^/    /' "$T/out" | head -15
@@ -382,8 +385,15 @@ hcase yaml-deep-flow 3 "deep.yaml:2:[0-9]+: error: (invalid YAML|nesting deeper 
 } > "$T/deepb.yaml"
 hcase yaml-deep-nesting 3 "deepb.yaml:[0-9]+:[0-9]+: error: nesting deeper than 64 levels" -- \
 	"$BIN" rules lint "$T/deepb.yaml"
-hcase regex-backtracking 3 "rule 'backtrack': a regex hit its match limit" -- \
-	"$BIN" analyze --rules "$H/rules-backtracking.yaml" "$H/dmesg-long-a.txt"
+# A million backtracking steps take 4 s without JIT and minutes under
+# valgrind (which cannot follow JIT code); test_engine checks the limit
+# there, on a shorter line.
+if [ -n "$HEAVY" ]; then
+	hcase regex-backtracking 3 "rule 'backtrack': a regex hit its match limit" -- \
+		"$BIN" analyze --rules "$H/rules-backtracking.yaml" "$H/dmesg-long-a.txt"
+else
+	skip "regex-backtracking left out under valgrind"
+fi
 hcase rule-chain-loop 3 "rule 'pong' \(.*rules-ping-pong.yaml:12\) built a value of more than 4096 bytes" -- \
 	"$BIN" analyze --rules "$H/rules-ping-pong.yaml" "$H/ibstat-lf.txt"
 # A sos manifest nested past json-c's depth: the bundle is still read by
@@ -688,7 +698,16 @@ if [ -n "$HEAVY" ]; then
 	rm -rf "$W/slow"
 	"$BIN" batch "$W/slow.tar.xz" > /dev/null 2> "$W/err" &
 	pid=$!
-	sleep 1
+	# The interrupt goes once batch catches SIGINT (SigCgt bit 2), not
+	# after a guessed delay: a loaded machine starts it late.
+	i=0
+	while [ $i -lt 300 ]; do
+		mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2> /dev/null)
+		[ -n "$mask" ] && [ $((0x${mask#????????} & 2)) -ne 0 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
 	kill -INT $pid
 	wait $pid
 	if LC_ALL=C grep -q "$esc" "$W/err"; then

@@ -2,17 +2,24 @@
 # Every test that runs the binary: golden outputs, command-line behaviour,
 # the guided session on a terminal, hostile input, fleets (batch, check
 # --nhc) and the HTML reports in a browser.  (Unit tests run from
-# 'make unit'.)
+# 'make unit'.)  Each suite says how long it took.
+#
+# Under valgrind (make valgrind, RD_VALGRIND set) the guided session, the
+# fleets and the browser are left out: they run the code the other suites
+# run, under a terminal, a pool of workers or a browser that only slow
+# memcheck down, and ASan runs them in full (make asan).
 set -u
 cd "$(dirname "$0")/.."
 export RDMADOCTOR_DATADIR="$(pwd)"
+suites="run-golden cli guide hostile fleet html schema corpus"
+if [ -n "${RD_VALGRIND:-}" ]; then
+	suites="run-golden cli hostile schema corpus"
+	echo "note: under valgrind: guide, fleet and html left out (make asan runs them)"
+fi
 status=0
-tests/run-golden.sh || status=1
-tests/cli.sh || status=1
-tests/guide.sh || status=1
-tests/hostile.sh || status=1
-tests/fleet.sh || status=1
-tests/html.sh || status=1
-tests/schema.sh || status=1
-tests/corpus.sh || status=1
+for s in $suites; do
+	start=$(date +%s)
+	tests/$s.sh || status=1
+	echo "time: $s took $(($(date +%s) - start)) s"
+done
 exit $status

@@ -64,5 +64,11 @@ void source_fail(struct fetch *out, enum fetch_status st, const char *where,
 /* Finishes building a tree source: detects the bundle kind (unless
  * root_only) and reads sos's manifest. */
 void source_tree_ready(struct source *s, bool root_only, struct diag *d);
+/* max, or the source's cap on a whole read when max is 0. */
+size_t source_max_read(const struct source *s, size_t max);
+/* Reads sos 4.x's sos_reports/manifest.json into s->manifest, if there is
+ * one; a manifest that cannot be read is a warning into d
+ * (source_command.c). */
+void source_load_manifest(struct source *s, struct diag *d);
 
 #endif

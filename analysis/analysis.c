@@ -19,6 +19,7 @@
 #include "engine/rule_load.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
+#include "engine/vocab.h"
 #include "engine/xalloc.h"
 
 #ifndef RD_DATADIR
@@ -274,6 +275,24 @@ static void add_missing(struct skipped *s, const char *what)
 }
 
 /* Rules that did not fire because evidence or an answer is missing. */
+/* A rule on kb facts the kb lacks (a site profile no overlay gives) does
+ * not apply here: it is not waiting on evidence. */
+static bool needs_absent_kb(const struct analysis *a, const struct rule *r)
+{
+	for (size_t p = 0; p < r->npatterns; p++) {
+		const struct vocab_kind *k = vocab_kind(r->patterns[p].kind);
+		size_t n;
+
+		if (r->patterns[p].type != PATTERN_MATCH || !k ||
+		    strcmp(k->source, "kb"))
+			continue;
+		fact_base_of_kind(a->fb, r->patterns[p].kind, &n);
+		if (!n)
+			return true;
+	}
+	return false;
+}
+
 static void find_skipped(struct analysis *a)
 {
 	size_t cap = 0;
@@ -297,6 +316,8 @@ static void find_skipped(struct analysis *a)
 			}
 		}
 		free(qs);
+		if (needs_absent_kb(a, r))
+			continue;
 		for (size_t p = 0; p < r->npatterns; p++) {
 			const char *kind = sym_str(r->patterns[p].kind);
 			struct strbuf in = STRBUF_INIT;

@@ -120,6 +120,8 @@ int cmd_rules_lint(struct options *o)
 	size_t warnings;
 	int rc;
 
+	if (rs)
+		rule_set_lint(rs, d);
 	/* The kb too: rules lean on it, and analyze would refuse it; and
 	 * the overlays' own kb/ and parsers/. */
 	if (analysis_kb_load(d, &kb, &scan) ||
@@ -243,36 +245,6 @@ int cmd_rules_test(struct options *o)
 
 /* ---- explain ---- */
 
-static void operand_text(struct strbuf *sb, const struct rule *r,
-			 const struct operand *op)
-{
-	if (op->type == OPERAND_VAR) {
-		sb_printf(sb, "$%s", r->vars[op->var]);
-		if (op->arith)
-			sb_printf(sb, " %c %g", op->arith, op->k);
-	} else if (op->type == OPERAND_CONST) {
-		value_show(&op->v, sb);
-	}
-}
-
-static void condition_text(struct strbuf *sb, const struct rule *r,
-			   const struct pattern *p)
-{
-	static const char *const prefix[] = { "", "no ", "some " };
-
-	sb_printf(sb, "%s%s", prefix[p->type], sym_str(p->kind));
-	for (size_t i = 0; i < p->ntests; i++) {
-		const struct test *t = &p->tests[i];
-
-		sb_printf(sb, "%s%s %s ", i ? ", " : " with ",
-			  sym_str(t->field), rule_op_to_str(t->op));
-		if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
-			sb_puts(sb, "a pattern");
-		else
-			operand_text(sb, r, &t->rhs);
-	}
-}
-
 static void explain_text(const struct rule *r)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -284,12 +256,14 @@ static void explain_text(const struct rule *r)
 	if (r->salience)
 		printf(", salience %d", r->salience);
 	printf("\n  defined at %s:%d\n", r->file, r->line);
+	if (r->overrides)
+		printf("  overrides the rule at %s\n", r->overrides);
 	if (r->description)
 		printf("\nWhy it matters:\n  %s\n", r->description);
 	printf("\nWhat it looks at:\n");
 	for (size_t i = 0; i < r->npatterns; i++) {
 		sb_reset(&sb);
-		condition_text(&sb, r, &r->patterns[i]);
+		rules_condition_text(&sb, r, &r->patterns[i]);
 		printf("  - %s\n", sb_str(&sb));
 	}
 	if (r->diagnoses) {
@@ -339,12 +313,15 @@ static void explain_json(const struct rule *r)
 	json_set(j, "salience", json_new_int(r->salience));
 	json_set(j, "file", json_new_string(r->file));
 	json_set(j, "line", json_new_int(r->line));
+	json_set(j, "overrides", r->overrides ? json_new_string(r->overrides) :
+						json_new_null());
+	json_set(j, "disabled", json_new_bool(false));
 	json_set(j, "description",
 		 r->description ? json_new_string(r->description) :
 				  json_new_null());
 	for (size_t i = 0; i < r->npatterns; i++) {
 		sb_reset(&sb);
-		condition_text(&sb, r, &r->patterns[i]);
+		rules_condition_text(&sb, r, &r->patterns[i]);
 		json_push(arr, json_new_string(sb_str(&sb)));
 	}
 	json_set(j, "conditions", arr);
@@ -372,6 +349,26 @@ static void explain_json(const struct rule *r)
 	print_json(j);
 }
 
+/* A rule an overlay disabled: no conditions to show, only where it was
+ * switched off. */
+static void explain_disabled(const struct options *o, const char *id,
+			     const char *where)
+{
+	struct json *j;
+
+	if (!o->json) {
+		printf("%s: disabled at %s\n  it does not run; remove 'disabled: true' there to run it again\n",
+		       id, where);
+		return;
+	}
+	j = json_new_object();
+	json_set(j, "schema_version", json_new_int(RD_SCHEMA_VERSION));
+	json_set(j, "id", json_new_string(id));
+	json_set(j, "disabled", json_new_bool(true));
+	json_set(j, "disabled_at", json_new_string(where));
+	print_json(j);
+}
+
 int cmd_explain(struct options *o)
 {
 	struct diag *d = diag_new();
@@ -390,7 +387,10 @@ int cmd_explain(struct options *o)
 		return EXIT_USAGE;
 	}
 	r = rule_set_find(rs, o->args[0]);
-	if (!r) {
+	if (!r && rule_set_disabled_where(rs, o->args[0])) {
+		explain_disabled(o, o->args[0],
+				 rule_set_disabled_where(rs, o->args[0]));
+	} else if (!r) {
 		fprintf(stderr,
 			"rdmadoctor: error: no rule '%s' (rdmadoctor rules list shows them)\n",
 			o->args[0]);

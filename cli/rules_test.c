@@ -24,6 +24,7 @@
 #include "cli/answers.h"
 #include "cli/report.h"
 #include "cli/term.h"
+#include "engine/explain.h"
 #include "engine/kb.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
@@ -184,6 +185,126 @@ static char *input_path(const struct tfile *t, const char *p)
 
 /* ---- expectations ---- */
 
+static void operand_text(struct strbuf *sb, const struct rule *r,
+			 const struct operand *op)
+{
+	if (op->type == OPERAND_VAR) {
+		sb_printf(sb, "$%s", r->vars[op->var]);
+		if (op->arith)
+			sb_printf(sb, " %c %g", op->arith, op->k);
+	} else if (op->type == OPERAND_CONST) {
+		value_show(&op->v, sb);
+	}
+}
+
+void rules_condition_text(struct strbuf *sb, const struct rule *r,
+			  const struct pattern *p)
+{
+	static const char *const prefix[] = { "", "no ", "some " };
+
+	sb_printf(sb, "%s%s", prefix[p->type], sym_str(p->kind));
+	for (size_t i = 0; i < p->ntests; i++) {
+		const struct test *t = &p->tests[i];
+
+		sb_printf(sb, "%s%s %s ", i ? ", " : " with ",
+			  sym_str(t->field), rule_op_to_str(t->op));
+		if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
+			sb_printf(sb, "/%s/", t->pattern ? t->pattern : "");
+		else
+			operand_text(sb, r, &t->rhs);
+	}
+}
+
+/* The facts of a kind nearest a condition, one line each with their
+ * fields and where they come from. */
+static void show_nearest(const struct analysis *a, const struct rule *r,
+			 const struct explain_miss *m, struct strbuf *out)
+{
+	for (size_t i = 0; i < m->nnearest; i++) {
+		const struct fact *f = m->nearest[i];
+		char *label = explain_fact_label(f);
+
+		sb_printf(out, "    %s", label);
+		if (!m->blocked) {
+			sb_printf(out, " (%zu of %zu tests hold", m->held[i],
+				  m->pattern->ntests);
+			for (size_t t = 0; t < m->pattern->ntests && t < 64;
+			     t++) {
+				const struct test *ts = &m->pattern->tests[t];
+
+				if (!(m->failed[i] >> t & 1))
+					continue;
+				sb_printf(out, "; fails %s %s ",
+					  sym_str(ts->field),
+					  rule_op_to_str(ts->op));
+				if (ts->op == OP_MATCH ||
+				    ts->op == OP_NOT_MATCH)
+					sb_printf(out, "/%s/", ts->pattern);
+				else
+					operand_text(out, r, &ts->rhs);
+			}
+			sb_puts(out, ")");
+		}
+		sb_puts(out, ":");
+		for (uint32_t k = 0; k < f->nfields; k++) {
+			sb_printf(out, " %s=", sym_str(f->fields[k].name));
+			value_show(&f->fields[k].v, out);
+		}
+		if (f->prov.src)
+			sb_printf(out, "  [%s:%u]",
+				  fact_base_source_name(a->fb, f->prov.src),
+				  f->prov.line);
+		sb_putc(out, '\n');
+		free(label);
+	}
+}
+
+/* For an expected diagnosis that did not fire: each rule that gives it,
+ * the first condition nothing matched, and the facts nearest it. */
+static void why_not(const struct analysis *a, const char *id,
+		    struct strbuf *out)
+{
+	struct strbuf cond = STRBUF_INIT;
+	bool any = false;
+
+	for (size_t i = 0; i < rule_set_count(a->rs); i++) {
+		const struct rule *r = rule_set_at(a->rs, i);
+		struct explain_miss m;
+
+		if (!r->diagnoses || strcmp(r->diag_id, id))
+			continue;
+		any = true;
+		explain_miss(r, a->fb, &m);
+		if (!m.pattern) {
+			sb_printf(out,
+				  "  rule %s (%s:%d) matches these facts, but did not fire (a question it asks, or its firing cap)\n",
+				  r->id, r->file, r->line);
+			continue;
+		}
+		sb_reset(&cond);
+		rules_condition_text(&cond, r, m.pattern);
+		if (m.blocked)
+			sb_printf(out,
+				  "  rule %s: its condition at %s:%d, %s, is contradicted by this fact:\n",
+				  r->id, r->file, m.pattern->line, sb_str(&cond));
+		else if (!m.nfacts)
+			sb_printf(out,
+				  "  rule %s: no fact matched its condition at %s:%d, %s; there are no %s facts\n",
+				  r->id, r->file, m.pattern->line, sb_str(&cond),
+				  sym_str(m.pattern->kind));
+		else
+			sb_printf(out,
+				  "  rule %s: no fact matched its condition at %s:%d, %s; the nearest of the %zu %s fact%s:\n",
+				  r->id, r->file, m.pattern->line, sb_str(&cond),
+				  m.nfacts, sym_str(m.pattern->kind),
+				  m.nfacts == 1 ? "" : "s");
+		show_nearest(a, r, &m, out);
+	}
+	if (!any)
+		sb_printf(out, "  no rule gives the diagnosis '%s'\n", id);
+	sb_release(&cond);
+}
+
 /* Whether diagnosis g satisfies the wanted entry w; *why gets the first
  * mismatch. */
 static bool satisfies(const struct diagnosis *g, const struct ynode *w,
@@ -292,8 +413,10 @@ static bool compare(const struct analysis *a, const struct ynode *expect,
 			ok = ynode_is_scalar(w) ||
 			     satisfies(dl->items[k], w, &why);
 		}
-		if (!seen)
+		if (!seen) {
 			sb_printf(out, "expected %s, which did not fire\n", id);
+			why_not(a, id, out);
+		}
 		else if (!ok)
 			sb_printf(out, "expected %s %s\n", id, sb_str(&why));
 		sb_release(&why);
@@ -631,15 +754,26 @@ static bool shipped(const char *dir)
 	return same;
 }
 
-/* The rules a suite tests: the shipped set, or an overlay's own rules. */
+/* The rules a suite tests: the shipped set, or an overlay's own rules,
+ * loaded as the cases ran them (the --rules overlays, then the suite's
+ * own), so that a rule an overlay disabled is not asked for, and one it
+ * overrides is the overlay's to test, at the overlay's file:line. */
 static void coverage(struct run *run, const char *dir, const char *overlay)
 {
+	const struct options *o = run->o;
 	struct diag *d = diag_new();
-	const char *const *dirs = overlay ? &overlay : NULL;
-	struct rule_set *rs =
-		analysis_load_rules(dirs, overlay ? 1 : 0, false, d);
-	int level = overlay ? 3 : 0;
+	const char **dirs = xcalloc(o->nrules + 1, sizeof(*dirs));
+	size_t ndirs = 0;
+	struct rule_set *rs;
+	int level;
 
+	for (size_t i = 0; i < o->nrules; i++)
+		dirs[ndirs++] = o->rules[i];
+	if (overlay)
+		dirs[ndirs++] = overlay;
+	/* the level analysis_load_rules gives the suite's own directory */
+	level = overlay ? 3 + (int)ndirs - 1 : 0;
+	rs = analysis_load_rules(dirs, ndirs, false, d);
 	diag_print(d, stderr, "rdmadoctor");
 	for (size_t i = 0; rs && i < rule_set_count(rs); i++) {
 		const struct rule *r = rule_set_at(rs, i);
@@ -652,6 +786,7 @@ static void coverage(struct run *run, const char *dir, const char *overlay)
 	}
 	rule_set_free(rs);
 	diag_free(d);
+	free(dirs);
 }
 
 /* Runs the test files of a rule directory; with cover, each of its rules

@@ -12,4 +12,12 @@
  * passed, 1 when one failed, 3 when a test file could not be read. */
 int rules_test(const struct options *o, char **paths, size_t npaths);
 
+struct strbuf;
+struct rule;
+struct pattern;
+/* "port with hca = $dev, state = DOWN": condition p of rule r as a reader
+ * would say it, appended to sb (regexes shown as /pattern/). */
+void rules_condition_text(struct strbuf *sb, const struct rule *r,
+			  const struct pattern *p);
+
 #endif

@@ -197,6 +197,169 @@ static struct explain *build(const struct engine *e, const struct fact_base *fb,
 	bindings_release(&b);
 	return x;
 }
+/* ---- why a rule did not fire ---- */
+
+#define MISS_STEPS_MAX 200000 /* @@ candidate facts tried */
+
+struct miss_search {
+	const struct rule *r;
+	const struct fact_base *fb;
+	struct bindings b;
+	size_t steps;
+	size_t deepest; /* plan positions matched by the best partial match */
+	int blocker; /* a 'not' pattern that some fact matched, or -1 */
+	const struct fact *blocking;
+	bool complete;
+};
+
+/* The negated and exists conditions once every positive one matched:
+ * the first that fails, or -1. */
+static int failing_negation(struct miss_search *s, const struct fact **by)
+{
+	for (size_t i = 0; i < s->r->npatterns; i++) {
+		const struct pattern *p = &s->r->patterns[i];
+		size_t n;
+		const uint32_t *ids;
+		bool any = false;
+
+		if (p->type == PATTERN_MATCH)
+			continue;
+		ids = fact_base_of_kind(s->fb, p->kind, &n);
+		for (size_t k = 0; k < n && !any; k++) {
+			size_t mark = s->b.ntrail;
+			const struct fact *f = fact_base_get(s->fb, ids[k]);
+
+			any = match_pattern(p, f, &s->b, NULL, NULL) == 1;
+			bindings_undo(&s->b, mark);
+			if (any)
+				*by = f;
+		}
+		if (any != (p->type == PATTERN_EXISTS))
+			return (int)i;
+	}
+	return -1;
+}
+
+static void miss_walk(struct miss_search *s, size_t depth)
+{
+	const struct pattern *p;
+	const uint32_t *ids;
+	size_t n;
+
+	if (s->complete)
+		return;
+	if (depth > s->deepest)
+		s->deepest = depth;
+	if (depth == s->r->npositive) {
+		const struct fact *by = NULL;
+		int neg = failing_negation(s, &by);
+
+		if (neg < 0) {
+			s->complete = true;
+		} else if (s->blocker < 0) {
+			s->blocker = neg;
+			s->blocking = by;
+		}
+		return;
+	}
+	p = &s->r->patterns[s->r->plan[depth]];
+	ids = fact_base_of_kind(s->fb, p->kind, &n);
+	for (size_t k = 0; k < n && !s->complete; k++) {
+		size_t mark = s->b.ntrail;
+
+		if (++s->steps > MISS_STEPS_MAX)
+			return;
+		if (match_pattern(p, fact_base_get(s->fb, ids[k]), &s->b, NULL,
+				  NULL) == 1)
+			miss_walk(s, depth + 1);
+		bindings_undo(&s->b, mark);
+	}
+}
+
+/* How many of p's tests f passes, each alone with fresh bindings: the
+ * constant tests decide, since a lone variable binds to anything. */
+static size_t tests_held(const struct pattern *p, const struct fact *f,
+			 size_t nvars, uint64_t *failed)
+{
+	size_t held = 0;
+
+	*failed = 0;
+	for (size_t i = 0; i < p->ntests; i++) {
+		struct pattern one = *p;
+		struct bindings b;
+
+		one.tests = &p->tests[i];
+		one.ntests = 1;
+		bindings_init(&b, nvars);
+		if (match_pattern(&one, f, &b, NULL, NULL) == 1)
+			held++;
+		else if (i < 64)
+			*failed |= (uint64_t)1 << i;
+		bindings_release(&b);
+	}
+	return held;
+}
+
+static void nearest(const struct rule *r, const struct fact_base *fb,
+		    struct explain_miss *out)
+{
+	const uint32_t *ids = fact_base_of_kind(fb, out->pattern->kind,
+						&out->nfacts);
+
+	for (size_t k = 0; k < out->nfacts; k++) {
+		const struct fact *f = fact_base_get(fb, ids[k]);
+		uint64_t failed;
+		size_t held = tests_held(out->pattern, f, r->nvars, &failed),
+		       at;
+
+		/* kept best first; an equal score keeps the earlier fact */
+		for (at = out->nnearest; at > 0 && out->held[at - 1] < held;
+		     at--)
+			;
+		if (at >= EXPLAIN_NEAREST_MAX)
+			continue;
+		if (out->nnearest < EXPLAIN_NEAREST_MAX)
+			out->nnearest++;
+		for (size_t j = out->nnearest - 1; j > at; j--) {
+			out->nearest[j] = out->nearest[j - 1];
+			out->held[j] = out->held[j - 1];
+			out->failed[j] = out->failed[j - 1];
+		}
+		out->nearest[at] = f;
+		out->held[at] = held;
+		out->failed[at] = failed;
+	}
+}
+
+void explain_miss(const struct rule *r, const struct fact_base *fb,
+		  struct explain_miss *out)
+{
+	struct miss_search s = { r, fb, { 0 }, 0, 0, -1, NULL, false };
+
+	memset(out, 0, sizeof(*out));
+	bindings_init(&s.b, r->nvars);
+	miss_walk(&s, 0);
+	bindings_release(&s.b);
+	if (s.complete)
+		return;
+	if (s.deepest == r->npositive && s.blocker >= 0) {
+		out->pattern = &r->patterns[s.blocker];
+		out->blocked = r->patterns[s.blocker].type == PATTERN_NOT;
+		if (s.blocking) {
+			out->nearest[0] = s.blocking;
+			out->held[0] = out->pattern->ntests;
+			out->nnearest = 1;
+		}
+		out->nfacts = 0;
+		fact_base_of_kind(fb, out->pattern->kind, &out->nfacts);
+		return;
+	}
+	out->pattern = &r->patterns[r->plan[s.deepest < r->npositive ?
+						    s.deepest :
+						    r->npositive - 1]];
+	nearest(r, fb, out);
+}
+
 struct explain *explain_firing(const struct engine *e,
 			       const struct fact_base *fb,
 			       const struct firing *fi)

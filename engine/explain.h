@@ -5,6 +5,7 @@
 #define RD_EXPLAIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/engine.h"
 #include "engine/fact.h"
@@ -34,6 +35,29 @@ struct explain *explain_firing(const struct engine *e,
 			       const struct fact_base *fb,
 			       const struct firing *fi);
 void explain_free(struct explain *x);
+
+/* Most facts explain_miss() offers as the nearest to a condition. */
+#define EXPLAIN_NEAREST_MAX 3 /* @@ */
+
+/* Why a rule did not fire: the first condition (in the order the engine
+ * evaluates them) that no fact matched under the variables the conditions
+ * before it bound, and the facts of its kind that come nearest. */
+struct explain_miss {
+	const struct pattern *pattern; /* NULL: the rule matches (it may
+					  wait on an answer or be refracted) */
+	bool blocked; /* pattern is a 'not' condition some fact matched */
+	const struct fact *nearest[EXPLAIN_NEAREST_MAX];
+	size_t held[EXPLAIN_NEAREST_MAX]; /* tests of pattern each holds */
+	uint64_t failed[EXPLAIN_NEAREST_MAX]; /* bit i: test i (< 64) fails */
+	size_t nnearest;
+	size_t nfacts; /* facts of the pattern's kind */
+};
+
+/* Fills *out for rule r over fact base fb; the search stops after a
+ * bounded number of candidate facts, and then reports the deepest
+ * condition it reached.  Borrows r and fb; out holds pointers into fb. */
+void explain_miss(const struct rule *r, const struct fact_base *fb,
+		  struct explain_miss *out);
 
 /* "hca mlx5_0": the kind and the fact's key fields (or name). */
 char *explain_fact_label(const struct fact *f);

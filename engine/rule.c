@@ -11,6 +11,7 @@
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
+#include "engine/ydoc.h"
 
 static const char *const layer_names[] = {
 #define X(id, name, doc) name,
@@ -136,6 +137,7 @@ static void free_tests(struct pattern *p)
 		struct test *t = &p->tests[i];
 
 		regex_free(t->re);
+		free(t->pattern);
 		free(t->capture_group);
 		free(t->capture_var);
 	}
@@ -146,6 +148,7 @@ void rule_free(struct rule *r)
 {
 	if (!r)
 		return;
+	free(r->overrides);
 	for (size_t i = 0; i < r->npatterns; i++)
 		free_tests(&r->patterns[i]);
 	free(r->patterns);
@@ -287,6 +290,8 @@ int rule_set_add(struct rule_set *rs, struct rule *r, struct diag *d)
 			rule_free(r);
 			return -EINVAL;
 		}
+		free(r->overrides);
+		r->overrides = xasprintf("%s:%d", old->file, old->line);
 		rule_free(rs->rules[i]);
 		rs->rules[i] = r;
 		return 0;
@@ -314,6 +319,17 @@ int rule_set_disable(struct rule_set *rs, const char *id, int origin_level,
 	rs->disabled[rs->ndisabled].level = origin_level;
 	rs->ndisabled++;
 	return 0;
+}
+
+const char *rule_set_disabled_where(const struct rule_set *rs, const char *id)
+{
+	const char *where = NULL;
+
+	/* The last word on it: a later overlay's disabling wins. */
+	for (size_t i = 0; i < rs->ndisabled; i++)
+		if (!strcmp(rs->disabled[i].id, id) && find_index(rs, id) < 0)
+			where = rs->disabled[i].where;
+	return where;
 }
 
 int rule_set_add_question(struct rule_set *rs, struct question *q,
@@ -461,6 +477,29 @@ static bool asserted(const struct rule_set *rs, uint32_t kind, uint32_t field)
 	return false;
 }
 
+/* "; did you mean 'port'?" for a kind close to one of the vocabulary, of
+ * a declaration or of an assertion; "" otherwise. */
+static const char *kind_hint(const struct rule_set *rs, const char *kind)
+{
+	size_t cap = vocab_kind_count() + rs->nkinds, n = 0;
+	const char **names;
+	const char *hint;
+
+	for (size_t i = 0; i < rs->n; i++)
+		cap += rs->rules[i]->nasserts;
+	names = xcalloc(cap ? cap : 1, sizeof(*names));
+	for (size_t i = 0; i < vocab_kind_count(); i++)
+		names[n++] = vocab_kind_at(i)->name;
+	for (size_t i = 0; i < rs->nkinds; i++)
+		names[n++] = sym_str(rs->kinds[i].kind);
+	for (size_t i = 0; i < rs->n; i++)
+		for (size_t j = 0; j < rs->rules[i]->nasserts; j++)
+			names[n++] = sym_str(rs->rules[i]->asserts[j].kind);
+	hint = ydoc_hint(kind, names, n);
+	free(names);
+	return hint;
+}
+
 /* Conditions on kinds outside the vocabulary need a rule that asserts
  * them, or a declaration that fact files supply them, with the fields
  * tested. */
@@ -490,8 +529,9 @@ static int check_derived(const struct rule_set *rs, const struct rule *r,
 		}
 		if (!asserted(rs, p->kind, 0)) {
 			diag_at(d, DIAG_ERROR, r->file, p->line, p->col, NULL,
-				"rule '%s' can never fire: no collector, kb entry or rule produces '%s' facts",
-				r->id, sym_str(p->kind));
+				"rule '%s' can never fire: no collector, kb entry or rule produces '%s' facts%s",
+				r->id, sym_str(p->kind),
+				kind_hint(rs, sym_str(p->kind)));
 			err = -EINVAL;
 			continue;
 		}
@@ -506,6 +546,22 @@ static int check_derived(const struct rule_set *rs, const struct rule *r,
 		}
 	}
 	return err;
+}
+
+void rule_set_lint(const struct rule_set *rs, struct diag *d)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rule *r = rs->rules[i];
+
+		if (r->diagnoses && !r->nremediation)
+			diag_at(d, DIAG_WARNING, r->file, r->line, r->col, NULL,
+				"rule '%s' diagnoses without a remediation: add 'remediation' to say what to do",
+				r->id);
+		if (!r->nsources)
+			diag_at(d, DIAG_WARNING, r->file, r->line, r->col, NULL,
+				"rule '%s' has no 'sources': name where its claim comes from (a URL, or file@version)",
+				r->id);
+	}
 }
 
 int rule_set_check(struct rule_set *rs, struct diag *d)

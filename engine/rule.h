@@ -115,6 +115,7 @@ struct test {
 	uint32_t field; /* symbol */
 	struct operand rhs;
 	struct regex *re; /* MATCH, NOT_MATCH */
+	char *pattern; /* the regex as written, for explanations */
 	int ncaptures; /* named groups that bind variables */
 	int *capture_group;
 	int *capture_var;
@@ -160,6 +161,7 @@ struct rule {
 	char *file;
 	int line, col;
 	int origin_level; /* 0 shipped, higher for overlays */
+	char *overrides; /* "file:line" of the rule this one replaced, or NULL */
 	char **sources;
 	size_t nsources;
 	char **tags;
@@ -227,6 +229,10 @@ bool rule_set_declares(const struct rule_set *rs, uint32_t kind,
  * -EINVAL. */
 int rule_set_check(struct rule_set *rs, struct diag *d);
 
+/* What lint asks beyond loading, as warnings: a diagnosis without a
+ * remediation, a rule without sources. */
+void rule_set_lint(const struct rule_set *rs, struct diag *d);
+
 size_t rule_set_count(const struct rule_set *rs);
 const struct rule *rule_set_at(const struct rule_set *rs, size_t i);
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
@@ -235,6 +241,8 @@ const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
 ssize_t rule_set_index(const struct rule_set *rs, const char *id);
 /* Rules removed by "disabled: true" overlays, with where that was said. */
 size_t rule_set_disabled_count(const struct rule_set *rs);
+/* Where the rule id was disabled ("file:line"), or NULL when it was not. */
+const char *rule_set_disabled_where(const struct rule_set *rs, const char *id);
 const char *rule_set_disabled_at(const struct rule_set *rs, size_t i,
 				 const char **where);
 size_t rule_set_question_count(const struct rule_set *rs);

@@ -2,11 +2,14 @@
  * operands, with types from the fact vocabulary. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/regex.h"
 #include "engine/rule_load.h"
 #include "engine/rule_vars.h"
+#include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
@@ -48,6 +51,45 @@ bool rule_cond_is_var(const struct ynode *n)
 
 /* ---- operands and tests ---- */
 
+#define VALUE_WORDS_MAX 16 /* @@ */
+
+/* A constant outside the closed value set of its field (vocab.def's
+ * VALUES) can never equal a fact's value: an error, with the value it
+ * most likely meant. */
+static int known_value(struct rule_ctx *c, const struct ynode *n,
+		       const struct vocab_field *vf)
+{
+	const char *words[VALUE_WORDS_MAX];
+	size_t lens[VALUE_WORDS_MAX];
+	char names[VALUE_WORDS_MAX][32];
+	const char *cands[VALUE_WORDS_MAX];
+	size_t nw;
+	struct strbuf list = STRBUF_INIT;
+	const char *hint = "";
+	char *same_case = NULL;
+
+	if (vocab_value_known(vf, n->str, n->len))
+		return 0;
+	nw = vocab_value_words(vf, words, lens, VALUE_WORDS_MAX);
+	for (size_t i = 0; i < nw; i++) {
+		snprintf(names[i], sizeof(names[i]), "%.*s", (int)lens[i],
+			 words[i]);
+		cands[i] = names[i];
+		sb_printf(&list, "%s%s", i ? (i + 1 == nw ? " or " : ", ") : "",
+			  names[i]);
+		if (!same_case && strlen(names[i]) == n->len &&
+		    !strncasecmp(names[i], n->str, n->len))
+			same_case = xasprintf("; did you mean '%s'?", names[i]);
+	}
+	hint = same_case ? same_case : rule_load_hint(n->str, cands, nw);
+	rule_load_error(c->L, n,
+			"'%s' is not a value of field '%s', which holds %s%s",
+			n->str, vf->name, sb_str(&list), hint);
+	free(same_case);
+	sb_release(&list);
+	return -EINVAL;
+}
+
 static int constant(struct rule_ctx *c, const struct ynode *n,
 		    const struct vocab_field *vf, struct value *out)
 {
@@ -73,6 +115,8 @@ static int constant(struct rule_ctx *c, const struct ynode *n,
 				value_type_to_str(vf->type));
 		return -EINVAL;
 	}
+	if (vf->values && out->type == VALUE_STRING)
+		return known_value(c, n, vf);
 	return 0;
 }
 
@@ -162,6 +206,7 @@ static int regex_test(struct rule_ctx *c, const struct ynode *n, struct test *t)
 		return -EINVAL;
 	}
 	t->re = regex_compile(n->str, 0, msg, sizeof(msg), &off);
+	t->pattern = xstrndup(n->str, n->len);
 	if (!t->re) {
 		struct ynode at = *n;
 

@@ -193,7 +193,32 @@ static int template_var(void *ctx, const char *name, size_t len)
 		    !strncmp(c->r->vars[i], name, len) &&
 		    rule_vars_bound(c->r, (int)i))
 			return (int)i;
+	snprintf(c->unbound, sizeof(c->unbound), "%.*s", (int)len, name);
 	return -1;
+}
+
+/* "; did you mean '{dev}'?" for a template name close to a bound
+ * variable. */
+static const char *bound_hint(struct rule_ctx *c)
+{
+	static char buf[96];
+	const char **names;
+	const char *near;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!c->unbound[0])
+		return buf;
+	names = xcalloc(c->r->nvars ? c->r->nvars : 1, sizeof(*names));
+	for (size_t i = 0; i < c->r->nvars; i++)
+		if (rule_vars_bound(c->r, (int)i))
+			names[n++] = c->r->vars[i];
+	near = ydoc_nearest(c->unbound, names, n);
+	if (near)
+		snprintf(buf, sizeof(buf), "; did you mean '{%s}'?", near);
+	free(names);
+	c->unbound[0] = '\0';
+	return buf;
 }
 
 static int template(struct rule_ctx *c, const struct ynode *n,
@@ -213,7 +238,7 @@ static int template(struct rule_ctx *c, const struct ynode *n,
 
 		if (!memchr(n->str, '\n', off))
 			at.col += (int)off + (n->plain ? 0 : 1);
-		rule_load_error(c->L, &at, "%s", msg);
+		rule_load_error(c->L, &at, "%s%s", msg, bound_hint(c));
 		return -EINVAL;
 	}
 	return 0;
@@ -450,7 +475,7 @@ static int rule_meta(struct rule_ctx *c, const struct ynode *n)
 
 static struct rule *parse_rule(struct rule_loader *L, const struct ynode *n)
 {
-	struct rule_ctx c = { L, NULL, 0 };
+	struct rule_ctx c = { L, NULL, 0, "" };
 	const struct ynode *v, *dis;
 	struct rule *r;
 

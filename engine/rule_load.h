@@ -42,6 +42,7 @@ struct rule_ctx {
 	struct rule_loader *L;
 	struct rule *r;
 	size_t capvars;
+	char unbound[65]; /* the last name a template used that nothing binds */
 };
 
 /* Reports an error at node n and marks the load failed. */

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "engine/symbol.h"
+#include "engine/ydoc.h"
 #include "engine/xalloc.h"
 
 static bool binds(const struct test *t)
@@ -76,12 +79,23 @@ static void report(const struct rule *r, const struct ydoc *doc, struct diag *d,
 		   const struct test *at, int var, const char *where)
 {
 	struct ynode n = { 0 };
+	const char **others = xcalloc(r->nvars ? r->nvars : 1, sizeof(*others));
+	size_t nothers = 0;
+	const char *near;
+	char hint[96] = "";
 
+	for (size_t i = 0; i < r->nvars; i++)
+		if ((int)i != var)
+			others[nothers++] = r->vars[i];
+	near = ydoc_nearest(r->vars[var], others, nothers);
+	if (near)
+		snprintf(hint, sizeof(hint), "; did you mean $%s?", near);
+	free(others);
 	n.line = at->line;
 	n.col = at->col;
 	ydoc_report(doc, d, DIAG_ERROR, &n,
-		    "variable $%s is compared before any condition binds it%s",
-		    r->vars[var], where);
+		    "variable $%s is compared before any condition binds it%s%s",
+		    r->vars[var], where, hint);
 }
 
 int rule_vars_analyse(struct rule *r, const struct ydoc *doc, struct diag *d)

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "engine/rule.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
@@ -26,10 +27,12 @@ static const struct vocab_field fields_none_[] __attribute__((unused)) = {
 #define KIND(kind, source, doc) \
 	}; static struct vocab_field fields_##kind[] = {
 #define FIELD(kind, name, type, key, doc) \
-	{ #name, T_##type, key, doc, 0 },
+	{ #name, T_##type, key, doc, NULL, 0 },
+#define VALUES(kind, field, words)
 #include "engine/vocab.def"
 #undef KIND
 #undef FIELD
+#undef VALUES
 };
 /* clang-format on */
 
@@ -37,9 +40,29 @@ static struct vocab_kind kinds[] = {
 #define KIND(kind, source, doc) \
 	{ #kind, #source, doc, fields_##kind, ARRAY_SIZE(fields_##kind), 0 },
 #define FIELD(kind, name, type, key, doc)
+#define VALUES(kind, field, words)
 #include "engine/vocab.def"
 #undef KIND
 #undef FIELD
+#undef VALUES
+};
+
+/* The layer names, from the rule model's one list. */
+#define LAYER_WORD(id, name, doc) name " "
+#define VOCAB_LAYERS RULE_LAYERS(LAYER_WORD)
+
+/* The closed value sets (VALUES lines), attached to their fields by
+ * init(). */
+static const struct {
+	const char *kind, *field, *words;
+} value_sets[] = {
+#define KIND(kind, source, doc)
+#define FIELD(kind, name, type, key, doc)
+#define VALUES(kind, field, words) { #kind, #field, words },
+#include "engine/vocab.def"
+#undef KIND
+#undef FIELD
+#undef VALUES
 };
 
 /* Kind index by symbol id, built on first use. */
@@ -63,6 +86,17 @@ static void init(void)
 			f->sym = sym_intern_cstr(f->name);
 		}
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(value_sets); i++)
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
+			for (size_t j = 0; j < kinds[k].nfields; j++) {
+				struct vocab_field *f =
+					(struct vocab_field *)&kinds[k]
+						.fields[j];
+
+				if (!strcmp(kinds[k].name, value_sets[i].kind) &&
+				    !strcmp(f->name, value_sets[i].field))
+					f->values = value_sets[i].words;
+			}
 	nby_sym = max + 1;
 	by_sym = xmalloc(nby_sym * sizeof(*by_sym));
 	for (size_t i = 0; i < nby_sym; i++)
@@ -106,4 +140,40 @@ const struct vocab_kind *vocab_kind_at(size_t i)
 {
 	init();
 	return i < ARRAY_SIZE(kinds) ? &kinds[i] : NULL;
+}
+
+bool vocab_value_known(const struct vocab_field *f, const char *s, size_t n)
+{
+	const char *p = f->values;
+
+	if (!p)
+		return true;
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (len && len == n && !memcmp(p, s, n))
+			return true;
+		p += len;
+		p += *p == ' ';
+	}
+	return false;
+}
+
+size_t vocab_value_words(const struct vocab_field *f, const char **words,
+			 size_t *lens, size_t max)
+{
+	const char *p = f->values;
+	size_t n = 0;
+
+	while (p && *p && n < max) {
+		size_t len = strcspn(p, " ");
+
+		if (len) {
+			words[n] = p;
+			lens[n++] = len;
+		}
+		p += len;
+		p += *p == ' ';
+	}
+	return n;
 }

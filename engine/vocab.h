@@ -16,6 +16,7 @@ struct vocab_field {
 	bool pattern; /* a PCRE2 pattern: the kb compiles it when it loads */
 	bool key;
 	const char *doc;
+	const char *values; /* closed value set, words split by spaces, or NULL */
 	uint32_t sym;
 };
 
@@ -38,6 +39,13 @@ const struct vocab_kind *vocab_kind_named(const char *name);
 /* The field named by symbol field of kind k, or NULL. */
 const struct vocab_field *vocab_field(const struct vocab_kind *k,
 				      uint32_t field);
+/* Whether s (n bytes) is one of the values field f takes; true for a
+ * field without a closed set (VALUES in vocab.def). */
+bool vocab_value_known(const struct vocab_field *f, const char *s, size_t n);
+/* The words of f's value set (pointers into it, not terminated: lens gives
+ * each length), at most max; returns how many. */
+size_t vocab_value_words(const struct vocab_field *f, const char **words,
+			 size_t *lens, size_t max);
 size_t vocab_kind_count(void);
 const struct vocab_kind *vocab_kind_at(size_t i);
 

@@ -146,25 +146,106 @@ static void fail_at(struct builder *b, int line, int col, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A line's indentation, whether it is a list item ("- "), and whether it
+ * holds anything but a comment. */
+struct indent {
+	int col; /* 0-based column of the first character */
+	int key_col; /* of the first key: after "- " for a list item */
+	bool item, content, opens; /* opens: ends with ':', a block follows */
+};
+
+static struct indent indent_of(const char *s)
+{
+	struct indent in = { 0, 0, false, false, false };
+	size_t n;
+
+	while (s[in.col] == ' ')
+		in.col++;
+	in.key_col = in.col;
+	in.content = s[in.col] && s[in.col] != '#';
+	in.item = s[in.col] == '-' && s[in.col + 1] == ' ';
+	if (in.item)
+		for (in.key_col = in.col + 1; s[in.key_col] == ' ';)
+			in.key_col++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	in.opens = n && s[n - 1] == ':';
+	return in;
+}
+
+/* The errors libyaml gives for a block out of line. */
+static bool indentation_problem(const char *problem)
+{
+	static const char *const problems[] = {
+		"mapping values are not allowed in this context",
+		"did not find expected key",
+		"did not find expected '-' indicator",
+	};
+
+	for (size_t i = 0; problem && i < ARRAY_SIZE(problems); i++)
+		if (!strcmp(problem, problems[i]))
+			return true;
+	return false;
+}
+
+/* For an error that indentation explains, what line `line` does against
+ * the line above it, as a hint to append ("" when it does nothing odd). */
+static void indentation_hint(const struct ydoc *doc, int line, char *buf,
+			     size_t size)
+{
+	char *text = line_text(doc, line), *above = NULL;
+	struct indent here, prev = { 0, 0, false, false, false };
+	int at = line - 1;
+
+	buf[0] = '\0';
+	if (!text)
+		return;
+	here = indent_of(text);
+	for (; at >= 1; at--) {
+		free(above);
+		above = line_text(doc, at);
+		if (above && (prev = indent_of(above)).content)
+			break;
+	}
+	if (at < 1 || !here.content || prev.opens) {
+		/* nothing above to line up with, or a block opens there */
+	} else if (here.item && prev.item && here.col == prev.key_col) {
+		snprintf(buf, size,
+			 "; line %d's '-' lines up with the keys of the list item at line %d: the items of one list line up their '-' (column %d)",
+			 line, at, prev.col + 1);
+	} else if (here.col != prev.col && here.col != prev.key_col) {
+		snprintf(buf, size,
+			 "; line %d starts at column %d, but line %d above it starts its keys at column %d: the keys of one mapping line up",
+			 line, here.col + 1, at, prev.key_col + 1);
+	}
+	free(above);
+	free(text);
+}
+
 static int next(struct builder *b, yaml_event_t *ev)
 {
 	if (!yaml_parser_parse(&b->parser, ev)) {
 		const yaml_mark_t *m = &b->parser.problem_mark;
-
 		const yaml_mark_t *cm = &b->parser.context_mark;
+		char hint[256] = "";
 
+		if (indentation_problem(b->parser.problem))
+			indentation_hint(b->doc, (int)m->line + 1, hint,
+					 sizeof(hint));
 		if (b->parser.context)
 			fail_at(b, (int)m->line + 1, (int)m->column + 1,
-				"invalid YAML: %s (%s at %d:%d)",
+				"invalid YAML: %s (%s at %d:%d)%s",
 				b->parser.problem ? b->parser.problem :
 						    "parse error",
 				b->parser.context, (int)cm->line + 1,
-				(int)cm->column + 1);
+				(int)cm->column + 1, hint);
 		else
 			fail_at(b, (int)m->line + 1, (int)m->column + 1,
-				"invalid YAML: %s",
+				"invalid YAML: %s%s",
 				b->parser.problem ? b->parser.problem :
-						    "parse error");
+						    "parse error",
+				hint);
 		return -EINVAL;
 	}
 	return 0;
@@ -508,6 +589,16 @@ static size_t distance(const char *a, const char *b)
 const char *ydoc_hint(const char *word, const char *const *cands, size_t n)
 {
 	static char buf[128];
+	const char *pick = ydoc_nearest(word, cands, n);
+
+	if (!pick)
+		return "";
+	snprintf(buf, sizeof(buf), "; did you mean '%s'?", pick);
+	return buf;
+}
+
+const char *ydoc_nearest(const char *word, const char *const *cands, size_t n)
+{
 	size_t best = 3;
 	const char *pick = NULL;
 
@@ -525,8 +616,5 @@ const char *ydoc_hint(const char *word, const char *const *cands, size_t n)
 			pick = cands[i];
 		}
 	}
-	if (!pick)
-		return "";
-	snprintf(buf, sizeof(buf), "; did you mean '%s'?", pick);
-	return buf;
+	return pick;
 }

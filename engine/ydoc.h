@@ -68,5 +68,9 @@ const char *ynode_type_to_str(const struct ynode *n);
 /* "; did you mean 'x'?" when one of the candidates is close to word, else
  * "".  The result lives until the next call. */
 const char *ydoc_hint(const char *word, const char *const *cands, size_t n);
+/* The candidate closest to word (a prefix of three letters or more, else
+ * fewer than three edits away), or NULL. */
+const char *ydoc_nearest(const char *word, const char *const *cands,
+			 size_t n);
 
 #endif

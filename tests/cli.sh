@@ -206,6 +206,41 @@ YAML
 expect rules-test-coverage 1 "rule untested has no test case that sees it fire" -- \
 	"$BIN" rules test "$T/rt"
 
+# An expected diagnosis that did not fire: the first condition no fact
+# matched, and the nearest facts with the test each fails.
+mkdir -p "$T/rtm"
+cat > "$T/rtm/t.test.yaml" <<'YAML'
+language: 1
+tests:
+  - name: the polling port is on Ethernet
+    facts:
+      - {kind: port, hca: mlx4_0, port: 1, state: DOWN, phys_state: POLLING, link_layer: Ethernet}
+      - {kind: port, hca: mlx4_0, port: 2, state: ACTIVE, phys_state: LINKUP, link_layer: InfiniBand}
+    expect:
+      diagnoses: [site-port-polling]
+YAML
+expect rules-test-why-not 1 "rule site-port-polling: no fact matched its condition at tests/fixtures/site-overlay/site.yaml:22, port with hca eq \$dev, port eq \$port, phys_state eq POLLING, link_layer eq InfiniBand; the nearest of the 2 port facts:" -- \
+	"$BIN" rules test --rules tests/fixtures/site-overlay "$T/rtm/t.test.yaml"
+grep -q "port mlx4_0 1 (3 of 4 tests hold; fails link_layer eq InfiniBand): .*link_layer=Ethernet  \[.*t.test.yaml:5\]" "$T/out" &&
+	grep -q "port mlx4_0 2 (3 of 4 tests hold; fails phys_state eq POLLING)" "$T/out" &&
+	ok || bad "rules test: a diagnosis that did not fire lacks the nearest facts"
+# A rule the overlay disabled is not asked for; the overlay's override is
+# its own suite's to test, cited at the overlay.
+"$BIN" rules test --rules tests/fixtures/site-overlay > "$T/out" 2>&1
+if grep -q "no-rdma-device-verbs has no test case" "$T/out" || grep -q "rules/verbs.yaml:[0-9]*: rule bw-below-line-rate has no test" "$T/out"; then
+	bad "rules test --rules OVERLAY asks coverage of a rule the overlay disabled or overrode"
+else
+	ok
+fi
+mkdir -p "$T/ovc" && cp tests/fixtures/site-overlay/site.yaml "$T/ovc/"
+expect rules-test-override-cited 1 "ovc/site.yaml:30: rule bw-below-line-rate has no test case" -- \
+	"$BIN" rules test "$T/ovc"
+expect explain-disabled 0 "no-rdma-device-verbs: disabled at tests/fixtures/site-overlay/site.yaml:46" -- \
+	"$BIN" explain --rules tests/fixtures/site-overlay no-rdma-device-verbs
+expect explain-override 0 "overrides the rule at rules/verbs.yaml:" -- \
+	"$BIN" explain --rules tests/fixtures/site-overlay bw-below-line-rate
+expect explain-regex 0 "no devnode with name match /^uverbs\\\\d/" -- "$BIN" explain container-without-uverbs
+
 # --- collect: a snapshot of a --root tree analyses to the same report as
 # checking the tree; one of this machine to the same diagnoses as check
 for fx in cx5-fw-mismatch healthy-cx5; do

@@ -69,6 +69,10 @@ check "batch --json fleet summary" fleet "$T/fleet.json"
 check "rules list --json" rules-list "$T/rules.json"
 "$BIN" explain --json fw-below-driver-minimum > "$T/explain.json" 2>/dev/null
 check "explain --json" explain "$T/explain.json"
+"$BIN" explain --json --rules tests/fixtures/site-overlay bw-below-line-rate > "$T/explain-override.json" 2>/dev/null
+check "explain --json of an overlay's override" explain "$T/explain-override.json"
+"$BIN" explain --json --rules tests/fixtures/site-overlay no-rdma-device-verbs > "$T/explain-disabled.json" 2>/dev/null
+check "explain --json of a rule an overlay disabled" explain "$T/explain-disabled.json"
 "$BIN" rules lint --json > "$T/lint.json" 2>/dev/null
 check "rules lint --json" rules-lint "$T/lint.json"
 mkdir -p "$T/badkb"

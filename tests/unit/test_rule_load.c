@@ -12,6 +12,7 @@
 #include "engine/rule.h"
 #include "engine/rule_load.h"
 #include "engine/strbuf.h"
+#include "engine/vocab.h"
 #include "helpers.h"
 
 struct bad_case {
@@ -229,7 +230,7 @@ static const struct bad_case cases[] = {
 	  "    diagnose:\n"
 	  "      message: \"{dev} is down\"\n",
 	  11, 17, DIAG_ERROR,
-	  "template uses '{dev}', but no condition binds $dev" },
+	  "template uses '{dev}', but no condition binds $dev; did you mean '{d}'?" },
 	/* A variable first named in an assertion (the fuzz target found it
 	 * read past the table of bound variables). */
 	{ "assert-unbound",
@@ -364,7 +365,7 @@ static const struct bad_case cases[] = {
 	  "    diagnose:\n"
 	  "      message: x\n",
 	  9, 9, DIAG_ERROR,
-	  "rule 'r1' can never fire: no collector, kb entry or rule produces 'prot' facts" },
+	  "rule 'r1' can never fire: no collector, kb entry or rule produces 'prot' facts; did you mean 'port'?" },
 	{ "derived-field",
 	  "language: 1\n"
 	  "rules:\n"
@@ -514,6 +515,80 @@ static const struct bad_case cases[] = {
 	  "      message: x\n",
 	  10, 38, DIAG_ERROR,
 	  "unexpected '* 0.9' after the variable (arithmetic works only with lt, le, gt and ge)" },
+	{ "value-outside-set",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, state: down}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  9, 32, DIAG_ERROR,
+	  "'down' is not a value of field 'state', which holds DOWN, INIT, ARMED or ACTIVE; did you mean 'DOWN'?" },
+	{ "value-outside-set-in-list",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $d, phys_state: [POLLING, LinkUp]}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  9, 47, DIAG_ERROR,
+	  "'LinkUp' is not a value of field 'phys_state', which holds SLEEP, POLLING, DISABLED, TRAINING, LINKUP, ERROR_RECOVERY or PHY_TEST; did you mean 'LINKUP'?" },
+	{ "layer-value-outside-set",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - log_event: {signature: $s, layer: hw}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  9, 43, DIAG_ERROR,
+	  "'hw' is not a value of field 'layer', which holds hardware, firmware, driver, kernel_module or verbs" },
+	{ "variable-typo",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "    layer: hardware\n"
+	  "    severity: error\n"
+	  "    confidence: 0.9\n"
+	  "    when:\n"
+	  "      - port: {hca: $dev, rate_gbps: $rate}\n"
+	  "      - perftest: {hca: $dev, bw_avg_gbps: {lt: $rat}}\n"
+	  "    diagnose:\n"
+	  "      message: x\n",
+	  10, 45, DIAG_ERROR,
+	  "variable $rat is compared before any condition binds it; did you mean $rate?" },
+	{ "indentation",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    title: T\n"
+	  "     layer: hardware\n",
+	  5, 11, DIAG_ERROR,
+	  "invalid YAML: mapping values are not allowed in this context; line 5 starts at column 6, but line 4 above it starts its keys at column 5: the keys of one mapping line up" },
+	{ "indentation-list-item",
+	  "language: 1\n"
+	  "rules:\n"
+	  "  - id: r1\n"
+	  "    when:\n"
+	  "      - port: {hca: $d}\n"
+	  "        - hca: {name: $d}\n",
+	  6, 9, DIAG_ERROR,
+	  "invalid YAML: did not find expected key (while parsing a block mapping at 5:9); line 6's '-' lines up with the keys of the list item at line 5: the items of one list line up their '-' (column 7)" },
 };
 
 static void test_each_mistake(void **state)
@@ -540,6 +615,49 @@ static void test_each_mistake(void **state)
 		diag_free(d);
 		rule_set_free(rs);
 	}
+}
+
+/* The closed value sets are the vocabulary's: each word is one its doc
+ * names (the layer sets are the rule model's layers), and a constant in
+ * the set loads. */
+static void test_value_sets(void **state)
+{
+	size_t sets = 0;
+
+	(void)state;
+	for (size_t i = 0; i < vocab_kind_count(); i++) {
+		const struct vocab_kind *k = vocab_kind_at(i);
+
+		for (size_t j = 0; j < k->nfields; j++) {
+			const struct vocab_field *f = &k->fields[j];
+			const char *words[16];
+			size_t lens[16], n;
+			bool layers;
+
+			if (!f->values)
+				continue;
+			sets++;
+			n = vocab_value_words(f, words, lens, 16);
+			assert_true(n >= 2);
+			layers = layer_from_str("hardware") >= 0 &&
+				 !strncmp(f->values, "hardware ", 9);
+			for (size_t w = 0; w < n; w++) {
+				char word[64];
+
+				snprintf(word, sizeof(word), "%.*s",
+					 (int)lens[w], words[w]);
+				if (layers)
+					assert_true(layer_from_str(word) >= 0);
+				else if (!strstr(f->doc, word))
+					fail_msg("%s.%s: value '%s' is not in its doc",
+						 k->name, f->name, word);
+				assert_true(vocab_value_known(f, words[w],
+							      lens[w]));
+			}
+			assert_false(vocab_value_known(f, "no-such-value", 13));
+		}
+	}
+	assert_true(sets >= 10);
 }
 
 static void test_deep_nesting(void **state)
@@ -755,6 +873,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_mistake),
+		cmocka_unit_test(test_value_sets),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_overlay),

@@ -123,6 +123,16 @@ size_t line_split(const struct line *ln, struct line *tok, size_t max)
 	return n;
 }
 
+bool line_digits(const struct line *t, size_t max)
+{
+	if (!t->len || t->len > max)
+		return false;
+	for (size_t i = 0; i < t->len; i++)
+		if (!isdigit((unsigned char)t->p[i]))
+			return false;
+	return true;
+}
+
 bool line_number(const struct line *ln, double *out)
 {
 	char buf[64], *end;
@@ -378,6 +388,35 @@ static bool same_entity(const struct vocab_kind *k, const struct fact *f,
 	return keys > 0;
 }
 
+/* The first collected fact of the entity f describes (its kind's key
+ * fields equal), with *kp set to f's kind; NULL when there is none. */
+static const struct fact *earlier_entity(struct emit *e, const struct fact *f,
+					 const struct vocab_kind **kp)
+{
+	const struct vocab_kind *k = vocab_kind(f->kind);
+	const struct vocab_field *first = NULL;
+	const struct value *kv;
+	const uint32_t *ids;
+	size_t n = 0;
+
+	*kp = k;
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < k->nfields && !first; i++)
+		if (k->fields[i].key)
+			first = &k->fields[i];
+	if (!first || !(kv = fact_get(f, first->sym)))
+		return NULL;
+	ids = fact_base_lookup(e->fb, f->kind, first->sym, kv, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *g = fact_base_get(e->fb, ids[i]);
+
+		if (same_entity(k, f, g))
+			return g;
+	}
+	return NULL;
+}
+
 /* "mlx5_0/1": the key values of f, joined. */
 static void entity_name(const struct vocab_kind *k, const struct fact *f,
 			struct strbuf *sb)
@@ -460,8 +499,7 @@ static const struct value *latest(struct emit *e, const struct vocab_kind *k,
 		const char *a = cof ? value_text(cof) : NULL,
 			   *b = cfield ? value_text(cfield) : NULL;
 
-		if (a && b && !strcmp(a, k->name) &&
-		    !strcmp(b, sym_str(field)))
+		if (a && b && !strcmp(a, k->name) && !strcmp(b, sym_str(field)))
 			now = fact_get(c, sym_intern_cstr("now"));
 	}
 	sb_release(&ent);
@@ -472,38 +510,21 @@ static const struct value *latest(struct emit *e, const struct vocab_kind *k,
  * output gave the same entity. */
 static void note_changes(struct emit *e, const struct fact *f)
 {
-	const struct vocab_kind *k = vocab_kind(f->kind);
-	const struct vocab_field *first = NULL;
-	const struct value *kv;
-	const uint32_t *ids;
-	size_t n = 0;
+	const struct vocab_kind *k;
+	const struct fact *g = earlier_entity(e, f, &k);
 
-	if (!k)
+	if (!g)
 		return;
-	for (size_t i = 0; i < k->nfields && !first; i++)
-		if (k->fields[i].key)
-			first = &k->fields[i];
-	if (!first || !(kv = fact_get(f, first->sym)))
-		return;
-	ids = fact_base_lookup(e->fb, f->kind, first->sym, kv, &n);
-	for (size_t i = 0; i < n; i++) {
-		const struct fact *g = fact_base_get(e->fb, ids[i]);
+	for (uint32_t j = 0; j < f->nfields; j++) {
+		const struct vocab_field *vf =
+			vocab_field(k, f->fields[j].name);
+		const struct value *was = fact_get(g, f->fields[j].name);
 
-		if (!same_entity(k, f, g))
+		if (!vf || vf->key || !was)
 			continue;
-		for (uint32_t j = 0; j < f->nfields; j++) {
-			const struct vocab_field *vf =
-				vocab_field(k, f->fields[j].name);
-			const struct value *was =
-				fact_get(g, f->fields[j].name);
-
-			if (!vf || vf->key || !was)
-				continue;
-			was = latest(e, k, f, f->fields[j].name, was);
-			if (!same_text(was, &f->fields[j].v))
-				emit_change(e, k, f, &f->fields[j], was);
-		}
-		break;
+		was = latest(e, k, f, f->fields[j].name, was);
+		if (!same_text(was, &f->fields[j].v))
+			emit_change(e, k, f, &f->fields[j], was);
 	}
 }
 
@@ -603,38 +624,21 @@ static bool source_field(const struct vocab_kind *k, uint32_t field)
  * fact keeps the first, and the second is not merged away unseen. */
 static void note_disagreements(struct emit *e, const struct fact *f)
 {
-	const struct vocab_kind *k = vocab_kind(f->kind);
-	const struct vocab_field *first = NULL;
-	const struct value *kv;
-	const uint32_t *ids;
-	size_t n = 0;
+	const struct vocab_kind *k;
+	const struct fact *g = earlier_entity(e, f, &k);
 
-	if (!k)
+	if (!g)
 		return;
-	for (size_t i = 0; i < k->nfields && !first; i++)
-		if (k->fields[i].key)
-			first = &k->fields[i];
-	if (!first || !(kv = fact_get(f, first->sym)))
-		return;
-	ids = fact_base_lookup(e->fb, f->kind, first->sym, kv, &n);
-	for (size_t i = 0; i < n; i++) {
-		const struct fact *g = fact_base_get(e->fb, ids[i]);
+	for (uint32_t j = 0; j < f->nfields; j++) {
+		const struct vocab_field *vf =
+			vocab_field(k, f->fields[j].name);
+		const struct field *was = fact_field(g, f->fields[j].name);
 
-		if (!same_entity(k, f, g))
+		if (!vf || vf->key || !was ||
+		    source_field(k, f->fields[j].name) ||
+		    same_reading(&was->v, &f->fields[j].v))
 			continue;
-		for (uint32_t j = 0; j < f->nfields; j++) {
-			const struct vocab_field *vf =
-				vocab_field(k, f->fields[j].name);
-			const struct field *was =
-				fact_field(g, f->fields[j].name);
-
-			if (!vf || vf->key || !was ||
-			    source_field(k, f->fields[j].name) ||
-			    same_reading(&was->v, &f->fields[j].v))
-				continue;
-			emit_disagreement(e, k, f, &f->fields[j], was);
-		}
-		break;
+		emit_disagreement(e, k, f, &f->fields[j], was);
 	}
 }
 

@@ -44,6 +44,8 @@ char *line_copy(const struct line *ln, char *buf, size_t size);
 size_t line_split(const struct line *ln, struct line *tok, size_t max);
 /* Parses a leading decimal number (after spaces); false when none. */
 bool line_number(const struct line *ln, double *out);
+/* Whether the token is 1 to max decimal digits and nothing else. */
+bool line_digits(const struct line *t, size_t max);
 /* Drops markdown emphasis a poster may have added ("**x**", "`x`"). */
 struct line line_unmark(struct line ln);
 

@@ -32,8 +32,8 @@ static bool port_info_header(const struct line *ln, struct line *node,
 	*node = (struct line){ ln->p + sizeof(tag) - 1,
 			       (size_t)(at - ln->p) - (sizeof(tag) - 1),
 			       ln->no };
-	line_copy(&(struct line){ at + 6, (size_t)(end - at - 6), ln->no },
-		  buf, sizeof(buf));
+	line_copy(&(struct line){ at + 6, (size_t)(end - at - 6), ln->no }, buf,
+		  sizeof(buf));
 	*port = strtol(buf, NULL, 10);
 	return node->len > 0;
 }
@@ -61,8 +61,8 @@ static bool dotted(const struct line *ln, struct line *name, struct line *val)
 			return false;
 	for (v = colon + 1; v < ln->p + ln->len && *v == '.'; v++)
 		;
-	*val = line_trim((struct line){ v, (size_t)(ln->p + ln->len - v),
-					ln->no });
+	*val = line_trim(
+		(struct line){ v, (size_t)(ln->p + ln->len - v), ln->no });
 	return val->len > 0;
 }
 
@@ -233,24 +233,14 @@ static bool node_type(const struct line *t)
 	return line_eq(t, "CA") || line_eq(t, "SW") || line_eq(t, "RT");
 }
 
-static bool digits(const struct line *t)
-{
-	if (!t->len || t->len > 9)
-		return false;
-	for (size_t i = 0; i < t->len; i++)
-		if (!isdigit((unsigned char)t->p[i]))
-			return false;
-	return true;
-}
-
 static bool ports_row(const struct line *ln, struct ports_row *r)
 {
 	struct line tok[7];
 	const char *q, *end = ln->p + ln->len;
 
 	if (line_split(ln, tok, 7) < 7 || !node_type(&tok[0]) ||
-	    !digits(&tok[1]) || !digits(&tok[2]) || tok[3].len != 18 ||
-	    !line_starts(&tok[3], "0x"))
+	    !line_digits(&tok[1], 9) || !line_digits(&tok[2], 9) ||
+	    tok[3].len != 18 || !line_starts(&tok[3], "0x"))
 		return false;
 	r->type = tok[0];
 	r->lid = tok[1];

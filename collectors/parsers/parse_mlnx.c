@@ -9,23 +9,13 @@
 #include "collectors/parsers/formats.h"
 #include "engine/xalloc.h"
 
-static bool all_digits(const struct line *t)
-{
-	if (!t->len || t->len > 9)
-		return false;
-	for (size_t i = 0; i < t->len; i++)
-		if (!isdigit((unsigned char)t->p[i]))
-			return false;
-	return true;
-}
-
 /* "mlx5_0 1 3 0000:0000:0000:0000:0000:ffff:c0a8:0101 192.168.1.1 v2
  * ens1f0": device, port, index, GID, [IPv4], version, [interface] */
 static size_t gid_row(const struct line *ln, struct line *tok)
 {
 	size_t n = line_split(ln, tok, 8);
 
-	if (n < 5 || !all_digits(&tok[1]) || !all_digits(&tok[2]) ||
+	if (n < 5 || !line_digits(&tok[1], 9) || !line_digits(&tok[2], 9) ||
 	    !memchr(tok[3].p, ':', tok[3].len) || tok[3].len < 10)
 		return 0;
 	return n;

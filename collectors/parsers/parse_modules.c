@@ -5,16 +5,6 @@
 
 #include "collectors/parsers/formats.h"
 
-static bool all_digits(const struct line *t)
-{
-	if (!t->len)
-		return false;
-	for (size_t i = 0; i < t->len; i++)
-		if (!isdigit((unsigned char)t->p[i]))
-			return false;
-	return true;
-}
-
 static bool module_name(const struct line *t)
 {
 	if (!t->len || t->len > 64)
@@ -62,8 +52,8 @@ static int parse(struct emit *e, const char *text, size_t len, bool proc)
 		size_t n = line_split(&ln, tok, proc ? 7 : 4);
 		struct fact *f;
 
-		if (n < 3 || !module_name(&tok[0]) || !all_digits(&tok[1]) ||
-		    !all_digits(&tok[2]))
+		if (n < 3 || !module_name(&tok[0]) ||
+		    !line_digits(&tok[1], 20) || !line_digits(&tok[2], 20))
 			continue;
 		f = emit_begin(e, "module", &ln);
 		emit_line(e, f, "name", &tok[0], &ln);
@@ -107,7 +97,7 @@ bool lsmod_row_line(const struct line *ln)
 	struct line tok[4];
 
 	return line_split(ln, tok, 4) >= 3 && module_name(&tok[0]) &&
-	       all_digits(&tok[1]) && all_digits(&tok[2]);
+	       line_digits(&tok[1], 20) && line_digits(&tok[2], 20);
 }
 
 /* A row with /proc/modules' state and address columns. */
@@ -116,8 +106,8 @@ bool proc_modules_line(const struct line *ln)
 	struct line tok[7];
 	size_t n = line_split(ln, tok, 7);
 
-	return n >= 6 && module_name(&tok[0]) && all_digits(&tok[1]) &&
-	       all_digits(&tok[2]) &&
+	return n >= 6 && module_name(&tok[0]) && line_digits(&tok[1], 20) &&
+	       line_digits(&tok[2], 20) &&
 	       (line_eq(&tok[4], "Live") || line_eq(&tok[4], "Loading") ||
 		line_eq(&tok[4], "Unloading")) &&
 	       line_starts(&tok[5], "0x");

@@ -53,6 +53,14 @@ $F/node990-truncated.tar.gz: cannot decompress (cut short or damaged?): truncate
 $F/node991-empty: not a bundle: a directory without a sosreport, snapshot, sysinfo-snapshot or sys/ and proc/ layout
 $T/missing-bundle: cannot read: No such file or directory" \
 	"$(echo "$S" | jq -r '.fleet.failures[] | "\(.path): \(.reason)"')"
+# A site's profile of the expected state (tests/fixtures/site-profile: the
+# class node001-node149 runs MLNX_OFED 5.8 or later on mlx5_0 and mlx5_1;
+# the fleet runs 5.7 on mlx5_0 alone): each deviation is counted across the
+# fleet, on the class's hosts only, beside the shipped rules' findings.
+"$FLEET_BIN" batch --json --jobs 2 --rules tests/fixtures/site-profile "$F" > "$T/site.jsonl" 2> /dev/null
+check "site profile deviations across the fleet" \
+	"site-adapter-missing 149 node[001-149];site-ofed-driver-below-minimum 149 node[001-149];fw-below-driver-minimum 80 node[081-140,181-200]" \
+	"$(tail -n 1 "$T/site.jsonl" | jq -r '.fleet.diagnoses | map("\(.id) \(.count) \(.hostlist)") | join(";")')"
 check "host lines: one per input, failures with their reason" "200 4" \
 	"$(head -n 204 "$T/fleet.jsonl" | jq -s '"\(map(select(.diagnoses)) | length) \(map(select(.error)) | length)"' -r)"
 check "host lines are analyze --json objects" "schema_version,version,verdict,source,layers,diagnoses,skipped,collectors" \

@@ -7,7 +7,10 @@
 # Under valgrind (make valgrind, RD_VALGRIND set) the guided session, the
 # fleets and the browser are left out: they run the code the other suites
 # run, under a terminal, a pool of workers or a browser that only slow
-# memcheck down, and ASan runs them in full (make asan).
+# memcheck down, and ASan runs them in full (make asan).  The goldens and
+# schemas run every command under memcheck; the command-line and hostile
+# suites one command line in three (tests/valgrind-rd), to keep CI within
+# its hour; the corpus every twentieth item (tests/corpus.sh).
 set -u
 cd "$(dirname "$0")/.."
 export RDMADOCTOR_DATADIR="$(pwd)"
@@ -19,7 +22,9 @@ fi
 status=0
 for s in $suites; do
 	start=$(date +%s)
-	tests/$s.sh || status=1
+	every=1
+	case $s in cli | hostile) [ -n "${RD_VALGRIND:-}" ] && every=3 ;; esac
+	RD_VALGRIND_EVERY=$every tests/$s.sh || status=1
 	echo "time: $s took $(($(date +%s) - start)) s"
 done
 exit $status

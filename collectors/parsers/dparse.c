@@ -101,7 +101,8 @@ static void dparse_free(struct dparse *p)
 			free(p->maps[i].entries[k].value);
 		}
 	}
-	for (size_t i = 0; i < p->nrequire; i++)
+	/* every word read, also those past a field that failed its check */
+	for (size_t i = 0; i < DPARSE_REQUIRE_MAX && p->require[i]; i++)
 		free(p->require[i]);
 	free(p);
 }
@@ -269,6 +270,11 @@ static int load_words(struct loader *L, const struct ynode *n, char **out,
 	const struct ynode *const *it;
 	size_t cnt;
 
+	/* a key given twice replaces the words of the first */
+	for (size_t i = 0; i < max && out[i]; i++) {
+		free(out[i]);
+		out[i] = NULL;
+	}
 	if (!items(L, n, max, what, &it, &cnt))
 		return -EINVAL;
 	for (size_t i = 0; i < cnt; i++) {
@@ -511,6 +517,7 @@ static int load_maps(struct loader *L, struct dparse *p, const struct ynode *n)
 static int load_require(struct loader *L, struct dparse *p,
 			const struct ynode *n)
 {
+	p->nrequire = 0;
 	if (load_words(L, n, p->require, DPARSE_REQUIRE_MAX, "'require'"))
 		return -EINVAL;
 	for (; p->nrequire < DPARSE_REQUIRE_MAX && p->require[p->nrequire];

@@ -582,6 +582,7 @@ static int load_parser(struct loader *L, struct dparse_set *set,
 		       const struct ynode *n, size_t first_of_file)
 {
 	const char *names[ARRAY_SIZE(parser_keys)];
+	bool seen[ARRAY_SIZE(parser_keys)] = { false };
 	const struct ynode *name, *fact;
 	struct dparse *p;
 	const char *s;
@@ -623,6 +624,14 @@ static int load_parser(struct loader *L, struct dparse_set *set,
 		while (j < ARRAY_SIZE(parser_keys) && ynode_is_scalar(k) &&
 		       strcmp(k->str, parser_keys[j].key))
 			j++;
+		if (j < ARRAY_SIZE(parser_keys) && seen[j]) {
+			err_at(L, k, "key '%s' is given twice in parser '%s'",
+			       k->str, p->name);
+			bad = true;
+			continue;
+		}
+		if (j < ARRAY_SIZE(parser_keys))
+			seen[j] = true;
 		if (!ynode_is_scalar(k) || j == ARRAY_SIZE(parser_keys)) {
 			err_at(L, k, "unknown key '%s' in parser '%s'%s",
 			       ynode_is_scalar(k) ? k->str : "?", p->name,

@@ -166,7 +166,14 @@ static void check_archive(const uint8_t *data, size_t size)
 		if (i + nlen + dlen > size)
 			break;
 		name = xasprintf("top/%.*s", (int)nlen, (const char *)data + i);
-		if (strlen(name) != nlen + 4) { /* a NUL inside */
+		/* a NUL inside, a directory's name, or a name given before:
+		 * collect writes none of these, and the reader keeps only the
+		 * last of a name given twice (as tar extraction does) */
+		bool dup = strlen(name) != nlen + 4 || name[nlen + 3] == '/';
+
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = !strcmp(m[k].path, name);
+		if (dup) {
 			free(name);
 			break;
 		}

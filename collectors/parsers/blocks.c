@@ -26,6 +26,7 @@
 #define BARE_LOOKAHEAD 60 /* @@ lines read to confirm a bare command */
 #define DETAIL_BLOCKS 24 /* @@ blocks named in a collector's detail */
 #define STRONG_SCORE 60 /* @@ a content score that overrides a label */
+#define HOST_BYTES 254 /* @@ a host name's length, its NUL included */
 
 /* How a command line gives its format the argument the output lacks. */
 enum arg_rule {
@@ -604,13 +605,71 @@ done:
 	return found;
 }
 
-/* Whether ln is a prompt with a command; u gets the command. */
-static bool prompt_line(const struct line *ln, struct command_use *u)
+/* Whether [p, p+len) is a host name as RFC 1123 spells one: labels of
+ * letters, digits and '-', joined by dots, with a letter somewhere (so
+ * that "15" of a "[15:21]" clock is not taken). */
+static bool host_name(const char *p, size_t len)
+{
+	bool letter = false;
+
+	if (!len || len > HOST_BYTES - 1 || !isalnum((unsigned char)p[0]) ||
+	    p[len - 1] == '-' || p[len - 1] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (!isalnum(c) && c != '-' && c != '.')
+			return false;
+		if (c == '.' && p[i + 1] == '.')
+			return false;
+		letter |= isalpha(c) != 0;
+	}
+	return letter;
+}
+
+/* The host a prompt's words w[0..at) name, as the shells' default prompts
+ * print it: bash's "\u@\h:\w\$" and "[\u@\h \W]\$", zsh's "%n@%m",
+ * tcsh's "%m:%~ %" and SUSE's "\h:\w #".  Copied into out (HOST_BYTES);
+ * false when no word names one ("$", "sh-5.1#", "PS C:\>"). */
+static bool prompt_host(const struct line *w, size_t at, char *out)
+{
+	for (size_t i = 0; i < at; i++) {
+		const char *p = w[i].p, *end = w[i].p + w[i].len;
+		const char *at_sign = memrchr(p, '@', w[i].len), *stop;
+
+		if (at_sign) {
+			p = at_sign + 1;
+			for (stop = p; stop < end && *stop != ':' &&
+				       *stop != ']' && *stop != '$' &&
+				       *stop != '#' && *stop != '%';
+			     stop++)
+				;
+		} else {
+			stop = memchr(p, ':', w[i].len);
+			/* host:path, the path from ~ or / */
+			if (!stop || stop + 1 >= end ||
+			    (stop[1] != '~' && stop[1] != '/'))
+				continue;
+		}
+		if (host_name(p, (size_t)(stop - p))) {
+			memcpy(out, p, (size_t)(stop - p));
+			out[stop - p] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether ln is a prompt with a command; u gets the command, and host the
+ * host the prompt names ("" when none). */
+static bool prompt_line(const struct line *ln, struct command_use *u,
+			char *host)
 {
 	struct line w[PROMPT_WORDS], rest;
 	size_t n = line_split(ln, w, PROMPT_WORDS), at;
 	bool bare;
 
+	host[0] = '\0';
 	at = prompt_end(w, n, &bare);
 	if (!at || at >= n)
 		return false;
@@ -619,7 +678,11 @@ static bool prompt_line(const struct line *ln, struct command_use *u)
 	rest.p = w[at].p;
 	if (!read_command(&rest, u))
 		return false;
-	return u->which >= 0 || !bare;
+	if (!(u->which >= 0 || !bare))
+		return false;
+	if (!prompt_host(w, at, host))
+		host[0] = '\0';
+	return true;
 }
 
 /* A command written without its prompt ("rdma link show" above its
@@ -687,7 +750,25 @@ struct cutter {
 	size_t n, cap;
 	struct command_use **uses;
 	size_t nuses, capuses;
+	char host[HOST_BYTES]; /* the host the prompts name */
+	struct line host_at; /* the first prompt naming it */
+	bool hosts_differ;
 };
+
+/* Notes the host a prompt named: one host for the paste only when every
+ * prompt naming one names the same (a client and a server differ). */
+static void note_host(struct cutter *k, const char *host,
+		      const struct line *at)
+{
+	if (!host[0] || k->hosts_differ)
+		return;
+	if (!k->host[0]) {
+		snprintf(k->host, sizeof(k->host), "%s", host);
+		k->host_at = *at;
+	} else if (strcmp(k->host, host)) {
+		k->hosts_differ = true;
+	}
+}
 
 static struct block *add_block(struct cutter *k, const char *start,
 			       uint32_t first, struct command_use *use)
@@ -751,6 +832,7 @@ static void cut_regions(struct cutter *k)
 	while (lines_next(&it, &raw)) {
 		struct line t = line_trim(raw), path;
 		struct command_use u;
+		char host[HOST_BYTES];
 		const char *next = it.text + it.pos;
 
 		if (fence_line(&t)) {
@@ -769,8 +851,12 @@ static void cut_regions(struct cutter *k)
 					u.format ? keep_use(k, &u) : NULL);
 			continue;
 		}
-		if (prompt_line(&t, &u) ||
-		    (bare_command_line(&t, &u) && followed_by(&it, u.format))) {
+		if (prompt_line(&t, &u, host)) {
+			note_host(k, host, &t);
+			cur = add_block(k, next, raw.no + 1, keep_use(k, &u));
+			continue;
+		}
+		if (bare_command_line(&t, &u) && followed_by(&it, u.format)) {
 			cur = add_block(k, next, raw.no + 1, keep_use(k, &u));
 			continue;
 		}
@@ -1276,6 +1362,13 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	}
 	log_stream_end(log);
 	e->nfacts += le.nfacts;
+	/* the prompts' host describes what was read, and alone is no reading */
+	if (e->nfacts > before && k.host[0] && !k.hosts_differ) {
+		struct fact *f = emit_begin(e, "host", &k.host_at);
+
+		emit_str(e, f, "hostname", k.host, strlen(k.host), &k.host_at);
+		emit_end(e, f);
+	}
 	read = e->nfacts - before;
 	if (sum) {
 		memset(sum, 0, sizeof(*sum));

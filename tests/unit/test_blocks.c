@@ -549,6 +549,49 @@ static void test_csh_limit(void **state)
 	fact_base_free(p.fb);
 }
 
+/* The host a prompt names, as the shells' default prompts print it
+ * (bash's PS1 "\\u@\\h:\\w\\$" and RHEL's "[\\u@\\h \\W]\\$",
+ * tcsh's "%m:%~ %"); two hosts in one paste name none. */
+static void test_prompt_host(void **state)
+{
+	static const char *const named[][2] = {
+		{ "root@gpu-07.example.org:~# uname -r\n5.15.0-91-generic\n",
+		  "gpu-07.example.org" },
+		{ "[admin@node12 ~]$ uname -r\n4.18.0-513.el8.x86_64\n",
+		  "node12" },
+		{ "[15:21] queeg:~/mpi % uname -r\n2.6.18-92.el5\n", "queeg" },
+		{ "(base) alice@dgx1:/data$ uname -r\n5.4.0-42-generic\n",
+		  "dgx1" },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(named) / sizeof(*named); i++) {
+		p = paste(named[i][0], NULL);
+		assert_int_equal(matching(&p, "host", "hostname",
+					  named[i][1]),
+				 1);
+		fact_base_free(p.fb);
+	}
+	/* no host in the prompt, or a client and a server */
+	p = paste("$ uname -r\n5.15.0-91-generic\n"
+		  "sh-5.1# uname -r\n5.15.0-91-generic\n",
+		  NULL);
+	assert_int_equal(matching(&p, "host", "hostname", "sh-5.1"), 0);
+	assert_int_equal(count(&p, "host"), 2);
+	fact_base_free(p.fb);
+	p = paste("[root@client ~]# uname -r\n5.15.0-91-generic\n"
+		  "[root@server ~]# uname -r\n5.15.0-91-generic\n",
+		  NULL);
+	assert_int_equal(matching(&p, "host", "hostname", "client"), 0);
+	assert_int_equal(matching(&p, "host", "hostname", "server"), 0);
+	fact_base_free(p.fb);
+	/* a prompt before output nothing reads is still no reading */
+	p = paste("root@box:~# frobnicate\nhello\n", NULL);
+	assert_int_equal(p.facts, 0);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_ifconfig),
 		cmocka_unit_test(test_unstamped_oops),
 		cmocka_unit_test(test_csh_limit),
+		cmocka_unit_test(test_prompt_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

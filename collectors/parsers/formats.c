@@ -43,6 +43,7 @@ static const struct marker m_modinfo[] = {
 	PRE("srcversion:", 20),
 	PRE("depends:", 20),
 	PRE("version:", 10),
+	TESTN(modinfo_pairs_line, 20, 3),
 };
 static const struct marker m_ethtool_i[] = {
 	PRE("driver:", 30),

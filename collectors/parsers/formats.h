@@ -209,5 +209,8 @@ bool ibnetdiscover_row_line(const struct line *ln);
 bool mlxlink_section_line(const struct line *ln);
 bool ibswinfo_row_line(const struct line *ln);
 bool ucx_info_md_line(const struct line *ln);
+/* Two or more modinfo keys on one line: a paste a mail client re-flowed
+ * (parse_modinfo.c). */
+bool modinfo_pairs_line(const struct line *ln);
 
 #endif

@@ -194,6 +194,26 @@ static void test_modinfo(void **state)
 			    "C3E7649BC96C0107F0AD6A6");
 	assert_string_equal(fact_text(f, "origin"), "mlnx_ofed");
 	fact_base_free(p.fb);
+	/* Re-flowed by a mail client: several pairs to a line, a path
+	 * below its key, quoted; read as a paste and as modinfo. */
+	for (int i = 0; i < 2; i++) {
+		static const char file[] =
+			SAMPLES "modinfo/"
+				"unix-se-238167-i915-reflowed-fmt72-quoted.txt";
+
+		p = i ? parse("transcript", file, NULL) :
+			parse("modinfo", file, NULL);
+		f = find(&p, "driver", "name", "i915");
+		assert_string_equal(
+			fact_text(f, "filename"),
+			"/lib/modules/4.2.0-1-amd64/kernel/drivers/gpu/drm/"
+			"i915/i915.ko");
+		assert_string_equal(fact_text(f, "origin"), "inbox");
+		assert_null(fact_text(f, "version"));
+		f = find(&p, "host", "kernel", "4.2.0-1-amd64");
+		assert_non_null(f);
+		fact_base_free(p.fb);
+	}
 }
 
 static void test_perftest(void **state)

@@ -424,6 +424,73 @@ int fact_base_enrich(struct fact_base *fb, uint32_t id, uint32_t name,
 	return 0;
 }
 
+/* Moves fact id's entry in the index from its field's old value to
+ * fl's new one, keeping each bucket's ids in the order of addition. */
+static void reindex_field(struct fact_base *fb, const struct fact *f,
+			  const struct field *fl, const struct value *old)
+{
+	struct slot *s;
+	size_t i;
+
+	if (indexable(old) && fb->nslots) {
+		i = find_slot(fb->slots, fb->nslots,
+			      slot_hash(f->kind, fl->name, old), f->kind,
+			      fl->name, old);
+		s = &fb->slots[i];
+		for (uint32_t j = 0; s->ids && j < s->n; j++)
+			if (s->ids[j] == f->id) {
+				memmove(s->ids + j, s->ids + j + 1,
+					(s->n - j - 1) * sizeof(*s->ids));
+				s->n--;
+				break;
+			}
+	}
+	if (!indexable(&fl->v))
+		return;
+	index_field(fb, f, fl);
+	i = find_slot(fb->slots, fb->nslots,
+		      slot_hash(f->kind, fl->name, &fl->v), f->kind, fl->name,
+		      &fl->v);
+	s = &fb->slots[i];
+	for (uint32_t j = s->n - 1; j > 0 && s->ids[j - 1] > s->ids[j]; j--) {
+		uint32_t t = s->ids[j];
+
+		s->ids[j] = s->ids[j - 1];
+		s->ids[j - 1] = t;
+	}
+}
+
+int fact_base_replace(struct fact_base *fb, uint32_t id, uint32_t name,
+		      struct value v, const struct prov *prov)
+{
+	struct fact *f = id && id <= fb->n ? fb->facts[id - 1] : NULL;
+	const struct vocab_kind *k;
+	const struct vocab_field *vf;
+	struct field *fl = NULL;
+	struct value typed = v, old;
+
+	if (!f)
+		return -ENOENT;
+	for (uint32_t i = 0; i < f->nfields && !fl; i++)
+		if (f->fields[i].name == name)
+			fl = &f->fields[i];
+	if (!fl)
+		return -ENOENT;
+	k = vocab_kind(f->kind);
+	vf = k ? vocab_field(k, name) : NULL;
+	if (vf && vf->key)
+		return -EINVAL;
+	if (vf && value_coerce(&v, vf->type, vf->vkind, &typed))
+		return -EINVAL;
+	old = fl->v;
+	fl->v = typed;
+	fl->prov = prov ? make_prov(fb, prov->src, prov->line, prov->text,
+				    prov->text ? strlen(prov->text) : 0) :
+			  (struct prov){ 0, 0, NULL };
+	reindex_field(fb, f, fl, &old);
+	return 0;
+}
+
 /* The fact with the same kind and key fields as f, or NULL. */
 static struct fact *find_keyed(struct fact_base *fb, const struct fact *f)
 {

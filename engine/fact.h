@@ -79,6 +79,14 @@ struct fact *fact_base_commit(struct fact_base *fb, struct fact *f,
  * field's vocabulary type. */
 int fact_base_enrich(struct fact_base *fb, uint32_t id, uint32_t name,
 		     struct value v, const struct prov *prov);
+/* Gives a field of a fact already in the base a later value (the same
+ * tool's later output), with that value's provenance, and moves the
+ * fact in the index.  The caller keeps the earlier value where rules see
+ * it (a change fact).  Returns 0, -ENOENT for an unknown id or a field
+ * the fact lacks, or -EINVAL for a key field or a value that cannot
+ * take the field's vocabulary type. */
+int fact_base_replace(struct fact_base *fb, uint32_t id, uint32_t name,
+		      struct value v, const struct prov *prov);
 /* Drops a fact that was begun but not committed. */
 void fact_base_abandon(struct fact_base *fb, struct fact *f);
 

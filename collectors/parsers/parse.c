@@ -507,7 +507,10 @@ static const struct value *latest(struct emit *e, const struct vocab_kind *k,
 }
 
 /* Change facts for the values of f that differ from those an earlier
- * output gave the same entity. */
+ * output gave the same entity, and the later value made the fact's: the
+ * outputs of one paste are in the order they were taken (a flint query
+ * after a burn shows the firmware now in flash), and the change fact
+ * keeps what the earlier one said. */
 static void note_changes(struct emit *e, const struct fact *f)
 {
 	const struct vocab_kind *k;
@@ -523,8 +526,11 @@ static void note_changes(struct emit *e, const struct fact *f)
 		if (!vf || vf->key || !was)
 			continue;
 		was = latest(e, k, f, f->fields[j].name, was);
-		if (!same_text(was, &f->fields[j].v))
-			emit_change(e, k, f, &f->fields[j], was);
+		if (same_text(was, &f->fields[j].v))
+			continue;
+		emit_change(e, k, f, &f->fields[j], was);
+		fact_base_replace(e->fb, g->id, f->fields[j].name,
+				  f->fields[j].v, &f->fields[j].prov);
 	}
 }
 

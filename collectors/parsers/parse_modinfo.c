@@ -27,6 +27,8 @@ static const char *const modinfo_keys[] = {
 
 struct block {
 	struct fact *f;
+	unsigned modules; /* blocks read */
+	bool released; /* the kernel release told */
 	bool intree, out_of_tree;
 	struct line origin_line; /* what told the origin */
 	char version[MODINFO_VERSION];
@@ -58,7 +60,10 @@ static void close_block(struct emit *e, struct block *b)
 	if (o && strcmp(o, "unknown"))
 		emit_str(e, b->f, "origin", o, strlen(o), &b->origin_line);
 	emit_end(e, b->f);
-	memset(b, 0, sizeof(*b));
+	b->modules++;
+	b->f = NULL;
+	b->intree = b->out_of_tree = false;
+	b->version[0] = '\0';
 }
 
 /* "/lib/modules/.../mlx5_core.ko.xz" -> "mlx5_core" */
@@ -79,8 +84,8 @@ static struct line base_name(struct line path)
 
 /* The running kernel from a module's path: modinfo NAME looks NAME up
  * under /lib/modules/$(uname -r) (kmod, unless -k or -b says otherwise),
- * so "/lib/modules/REL/..." names the release. */
-static void emit_release(struct emit *e, const struct line *path,
+ * so "/lib/modules/REL/..." names the release.  True when told. */
+static bool emit_release(struct emit *e, const struct line *path,
 			 const struct line *at)
 {
 	static const char dir[] = "/lib/modules/";
@@ -91,15 +96,15 @@ static void emit_release(struct emit *e, const struct line *path,
 	struct fact *f;
 
 	if (!p)
-		return;
+		return false;
 	p += sizeof(dir) - 1;
 	end = path->p + path->len;
 	slash = memchr(p, '/', (size_t)(end - p));
 	if (!slash || slash == p)
-		return;
+		return false;
 	f = emit_begin(e, "host", at);
 	emit_str(e, f, "kernel", p, (size_t)(slash - p), at);
-	emit_end(e, f);
+	return emit_end(e, f) != NULL;
 }
 
 static void take_pair(struct emit *e, struct block *b, const struct pair *pr,
@@ -127,7 +132,8 @@ static void take_pair(struct emit *e, struct block *b, const struct pair *pr,
 		b->out_of_tree = line_contains(&val, "/extra/") ||
 				 line_contains(&val, "/updates/");
 		b->origin_line = *ln;
-		emit_release(e, &val, ln);
+		if (!b->released)
+			b->released = emit_release(e, &val, ln);
 		return;
 	}
 	if (!b->f && (!strcmp(pr->key, "version") || !strcmp(pr->key, "name"))) {
@@ -240,6 +246,7 @@ static bool read_word(void *ctx, const char *p, size_t n)
 	return true;
 }
 
+/* Reads modinfo output; returns the modules read. */
 int parse_modinfo(struct emit *e, const char *text, size_t len, const char *arg)
 {
 	struct reader r = { .e = e, .arg = arg };
@@ -261,5 +268,6 @@ int parse_modinfo(struct emit *e, const char *text, size_t len, const char *arg)
 	if (r.pr.key)
 		take_pair(e, &r.b, &r.pr, arg);
 	close_block(e, &r.b);
-	return (int)(e->nfacts - before);
+	/* the modules read (the collector counts them), or an error */
+	return e->nfacts > before ? (int)r.b.modules : 0;
 }

@@ -301,6 +301,16 @@ static void test_snapshots_in_order(void **state)
 	assert_string_equal(text(f, "now"), "ACTIVE");
 	assert_int_equal(num(f, "snapshot"), 3);
 	fact_base_free(p.fb);
+	/* the latest output gives the port its state, citing its line */
+	p = paste("$ ibstat mlx5_0\nCA 'mlx5_0'\n\tPort 1:\n\t\tState: Active\n"
+		  "$ ibstat mlx5_0\nCA 'mlx5_0'\n\tPort 1:\n\t\tState: Down\n",
+		  NULL);
+	f = find(&p, "port", "hca", "mlx5_0");
+	assert_string_equal(text(f, "state"), "DOWN");
+	assert_int_equal(line_of(f, "state"), 8);
+	assert_int_equal(matching(&p, "port", "state", "ACTIVE"), 0);
+	assert_string_equal(text(nth(&p, "change", 0), "was"), "ACTIVE");
+	fact_base_free(p.fb);
 }
 
 static void test_real_pastes(void **state)

@@ -125,6 +125,48 @@ static void test_enrich(void **state)
 	fact_base_free(fb);
 }
 
+static void test_replace(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	const struct fact *a, *b, *c;
+	struct prov p = { 0, 38, "FW Version:          12.17.2010" };
+	struct value v;
+	const uint32_t *ids;
+	size_t n;
+
+	(void)state;
+	a = add_fact(fb, "hca", "name=mlx5_0", "fw_ver=12.17.2010", NULL);
+	b = add_fact(fb, "hca", "name=mlx5_1", "fw_ver=12.16.1006", NULL);
+	c = add_fact(fb, "hca", "name=mlx5_2", "fw_ver=12.17.2010", NULL);
+	assert_int_equal(fact_base_replace(fb, b->id, S("fw_ver"),
+					   value_cstr("12.17.2010"), &p),
+			 0);
+	assert_string_equal(fact_text(b, "fw_ver"), "12.17.2010");
+	assert_int_equal(fact_field(b, S("fw_ver"))->prov.line, 38);
+	assert_string_equal(fact_field(b, S("fw_ver"))->prov.text, p.text);
+	/* the index moved, its ids still in the order of addition */
+	v = value_version("12.16.1006", 10, VERSION_FW);
+	fact_base_lookup(fb, S("hca"), S("fw_ver"), &v, &n);
+	assert_int_equal(n, 0);
+	v = value_version("12.17.2010", 10, VERSION_FW);
+	ids = fact_base_lookup(fb, S("hca"), S("fw_ver"), &v, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(ids[0], a->id);
+	assert_int_equal(ids[1], b->id);
+	assert_int_equal(ids[2], c->id);
+	/* a key is what the fact is, a value must take its type */
+	assert_int_equal(fact_base_replace(fb, b->id, S("name"),
+					   value_cstr("mlx5_9"), NULL),
+			 -EINVAL);
+	assert_int_equal(fact_base_replace(fb, b->id, S("psid"),
+					   value_cstr("MT_0000000008"), NULL),
+			 -ENOENT);
+	assert_int_equal(fact_base_replace(fb, 999, S("fw_ver"),
+					   value_cstr("1.2.3"), NULL),
+			 -ENOENT);
+	fact_base_free(fb);
+}
+
 static void test_index(void **state)
 {
 	struct fact_base *fb = fact_base_new();
@@ -230,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_types_follow_vocabulary),
+		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_vocabulary_bounds),
 		cmocka_unit_test(test_bad_value_is_dropped),
 		cmocka_unit_test(test_keys_merge),

@@ -93,6 +93,8 @@ static const struct command {
 	{ "grep", NULL, NULL, ARG_PATH, NULL },
 	{ "ls", NULL, NULL, ARG_DIR, NULL },
 	{ "ifconfig", NULL, "ifconfig", ARG_NONE, NULL },
+	{ "openibd", "status", "openibd_status", ARG_NONE, NULL },
+	{ "service", "openibd", "openibd_status", ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
 	{ "ibv_*", NULL, "pingpong", ARG_TOOL, NULL },
 };

@@ -270,6 +270,22 @@ static const struct marker m_ucx_info[] = {
 	PRE2("#", "Transport: ", 15),
 	PRE2("#", "Device: ", 10),
 };
+/* openibd's status: its headings, as OFED 1.x to MLNX_OFED 5.x print
+ * them (tests/fixtures/samples/openibd_status/) */
+static const struct marker m_openibd_status[] = {
+	PRE("The following OFED modules are loaded:", 60),
+	PRE("HCA driver loaded", 30),
+	PRE("HCA driver is not loaded", 30),
+	PRE("Configured IPoIB devices:", 20),
+	PRE("Currently active IPoIB devices:", 20),
+	PRE("Configured Mellanox EN devices:", 15),
+	PRE("Currently active Mellanox devices:", 15),
+	PRE("Configured devices:", 10),
+	PRE("Currently active devices:", 10),
+	/* its module lines, a page's blank line between them: enough to
+	 * continue a status, never to detect one */
+	TESTN(openibd_module_line, 1, 20),
+};
 static const struct marker m_sysfs_attr[] = {
 	TEST(sysfs_value_line, 10),
 };

@@ -160,6 +160,8 @@ void format_list_names(struct strbuf *sb);
 	  "hca port netdev", m_ucx_info, 65536, 0, 0, NULL) \
 	X(sysfs_attr, "a file of /sys/class/infiniband, as cat prints it", \
 	  "hca port", m_sysfs_attr, 4, 0, FORMAT_NAMED, NULL) \
+	X(openibd_status, "/etc/init.d/openibd status (OFED, MLNX_OFED)", \
+	  "module", m_openibd_status, 200, 0, 0, NULL) \
 	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
 		   "SPDK, Lustre, librdmacm, libibverbs, perftest)", \
 	  "app_error limits", m_app_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
@@ -209,6 +211,8 @@ bool ibnetdiscover_row_line(const struct line *ln);
 bool mlxlink_section_line(const struct line *ln);
 bool ibswinfo_row_line(const struct line *ln);
 bool ucx_info_md_line(const struct line *ln);
+/* A line that is one module name (parse_mlnx.c). */
+bool openibd_module_line(const struct line *ln);
 /* Two or more modinfo keys on one line: a paste a mail client re-flowed
  * (parse_modinfo.c). */
 bool modinfo_pairs_line(const struct line *ln);

@@ -1,6 +1,7 @@
 /* MLNX_OFED's and MFT's listings: show_gids (the GID table of every port
- * with its RoCE version and interface) and mst status -v (each adapter's
- * MST device, PCI address, RDMA device and interface). */
+ * with its RoCE version and interface), mst status -v (each adapter's
+ * MST device, PCI address, RDMA device and interface) and openibd status
+ * (the OFED modules loaded). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +225,55 @@ int parse_sminfo(struct emit *e, const char *text, size_t len, const char *arg)
 		emit_int(e, f, "activity", activity, &ln);
 		emit_int(e, f, "priority", prio, &ln);
 		emit_str(e, f, "state", state, strlen(state), &ln);
+		emit_end(e, f);
+	}
+	return (int)(e->nfacts - before);
+}
+
+#define MODULE_NAME_MAX 64 /* @@ bytes of a kernel module's name */
+
+bool openibd_module_line(const struct line *t)
+{
+	if (!t->len || t->len > MODULE_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < t->len; i++)
+		if (!isalnum((unsigned char)t->p[i]) && t->p[i] != '_' &&
+		    t->p[i] != '-')
+			return false;
+	return true;
+}
+
+/* openibd status: under "The following OFED modules are loaded:", one
+ * module a line (blank lines between them where a page reflowed it),
+ * up to the first line that is no module name.  The script lists the
+ * modules of its own set that are loaded, so the list says nothing of
+ * modules outside that set: no listing fact. */
+int parse_openibd_status(struct emit *e, const char *text, size_t len,
+			 const char *arg)
+{
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+	bool in = false;
+
+	(void)arg;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line t = line_trim(raw);
+		struct fact *f;
+
+		if (line_starts(&t, "The following OFED modules are loaded:")) {
+			in = true;
+			continue;
+		}
+		if (!in || !t.len)
+			continue;
+		if (!openibd_module_line(&t)) {
+			in = false;
+			continue;
+		}
+		f = emit_begin(e, "module", &t);
+		emit_line(e, f, "name", &t, &t);
 		emit_end(e, f);
 	}
 	return (int)(e->nfacts - before);

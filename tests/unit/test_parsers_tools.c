@@ -1,7 +1,7 @@
 /* The parsers of the commands pastes show besides the RDMA tools: uname,
  * ulimit, modprobe, ip, ethtool IFACE, devlink health, show_gids, mst
- * status -v, sminfo, rdma statistic and files of /sys/class/infiniband,
- * each on real outputs (tests/fixtures/samples/<format>/, each with its
+ * status -v, sminfo, rdma statistic, files of /sys/class/infiniband and
+ * openibd status, each on real outputs (tests/fixtures/samples/<format>/, each with its
  * source). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -175,9 +175,11 @@ static void test_devlink_show_gids_mst(void **state)
 	assert_string_equal(text(find(&p, "netdev", "name", "ib1"), "hca"),
 			    "mlx5_1");
 	/* flint --device names the device; the burn said what the flash
-	 * held, the query after it what it holds now: both stay */
+	 * held, the query after it what it holds now: the later is the
+	 * image's, citing the query, and the change keeps the earlier */
 	f = find(&p, "fw_image", "pci", "/dev/mst/mt4115_pciconf0");
-	assert_string_equal(text(f, "fw_ver"), "12.16.1006");
+	assert_string_equal(text(f, "fw_ver"), "12.17.2010");
+	assert_int_equal(line_of(f, "fw_ver"), 38);
 	f = find(&p, "change", "field", "fw_ver");
 	assert_string_equal(text(f, "was"), "12.16.1006");
 	assert_string_equal(text(f, "now"), "12.17.2010");
@@ -255,6 +257,42 @@ static void test_sminfo_statistic_sysfs(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_openibd_status(void **state)
+{
+	static const char *const mofed[] = { "rdma_ucm", "ib_ipoib", "mlx5_core",
+					     "mlx5_ib",	 "ib_umad",  "mlxfw" };
+	struct parsed p;
+
+	(void)state;
+	p = parse("openibd_status",
+		  SAMPLES "openibd_status/hpc-notes-azure-hb-mlx5_ib0-mofed-"
+			  "status.txt",
+		  NULL);
+	assert_int_equal(count(&p, "module"), 10);
+	for (size_t i = 0; i < sizeof(mofed) / sizeof(*mofed); i++)
+		assert_non_null(find(&p, "module", "name", mofed[i]));
+	assert_int_equal(count(&p, "listing"), 0);
+	fact_base_free(p.fb);
+	/* OFED 1.x's headings under service; the prose after the list is
+	 * no module */
+	p = parse_file("transcript",
+		       SAMPLES "openibd_status/ompi-users-2009-10700-ofed-1.x-"
+			       "mthca-mlx4-service-status.txt",
+		       NULL);
+	assert_int_equal(count(&p, "module"), 15);
+	assert_int_equal(line_of(find(&p, "module", "name", "ib_mthca"), "name"),
+			 18);
+	assert_int_equal(count(&p, "module"), (size_t)p.facts);
+	fact_base_free(p.fb);
+	/* a page that put a blank line after every line */
+	p = from_text("openibd_status",
+		      "HCA driver loaded\n\nThe following OFED modules are "
+		      "loaded:\n\nrdma_ucm\n\nmlx4_core\n\nmlx4_en\n\n"
+		      "HCA is the adapter.\n");
+	assert_int_equal(count(&p, "module"), 3);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_ip_ethtool),
 		cmocka_unit_test(test_devlink_show_gids_mst),
 		cmocka_unit_test(test_sminfo_statistic_sysfs),
+		cmocka_unit_test(test_openibd_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,12 +199,18 @@ static size_t kernel_tag(const char *p, size_t n, char *host, size_t hsize)
  * time, or the syslog tag that marks a kernel line as a time does). */
 static void stamp(const char *p, size_t n, struct stamp *s)
 {
-	size_t at = 0, k;
+	size_t at = 0, k, lead = 0;
 	double ts;
 	bool wall;
 
 	memset(s, 0, sizeof(*s));
 	s->ts = -1;
+	/* the indentation a paste gave the line (a tab, a markdown code
+	 * block's spaces) is not part of it */
+	while (lead < n && (p[lead] == ' ' || p[lead] == '\t'))
+		lead++;
+	p += lead;
+	n -= lead;
 	/* pdsh: "b1360: [14280.445220] ..." */
 	for (k = 0; k < n && k < 64 &&
 		    (isalnum((unsigned char)p[k]) || strchr("._-", p[k]));
@@ -271,7 +277,7 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 		at += k;
 		s->any = true;
 	}
-	s->msg = at;
+	s->msg = lead + at;
 }
 
 static bool any_digit(const char *p, const char *end)
@@ -600,6 +606,51 @@ static bool pci_address(const char *p, size_t n)
 	return n == 12 && p[4] == ':' && p[7] == ':' && p[10] == '.';
 }
 
+static bool hex_digits(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* The classes of the functions an RDMA port sits on (PCI Code and ID
+ * Assignment: base class 02h network controller, 0C06h InfiniBand). */
+static bool rdma_class(const char *cls)
+{
+	return !strncmp(cls, "02", 2) || !strncasecmp(cls, "0c06", 4);
+}
+
+/* A function the PCI core found: pci_setup_device()'s "[%04x:%04x] type
+ * %02x class %#08x" (drivers/pci/probe.c, 3.10 to 6.8; 6.x adds the
+ * function's kind after it), after the "pci <address>: " prefix. */
+static void pci_enumerated(struct scan *sc, const char *m, size_t n,
+			   const struct line *where)
+{
+	static const char type[] = "] type ", cls[] = " class 0x";
+	const char *p = m + 19; /* past "pci dddd:bb:dd.f: [" */
+	struct fact *f;
+
+	/* "pci " address ": [" vvvv:dddd "] type " tt " class 0x" cccccc */
+	if (n < 19 + 9 + 7 + 2 + 9 + 6 || memcmp(m, "pci ", 4) ||
+	    !pci_address(m + 4, 12) || memcmp(m + 16, ": [", 3))
+		return;
+	if (!hex_digits(p, 4) || p[4] != ':' || !hex_digits(p + 5, 4) ||
+	    memcmp(p + 9, type, 7) || !hex_digits(p + 16, 2) ||
+	    memcmp(p + 18, cls, 9) || !hex_digits(p + 27, 6) ||
+	    ((size_t)(p + 33 - m) < n && p[33] != ' '))
+		return;
+	if (!rdma_class(p + 27))
+		return;
+	f = emit_begin(sc->e, "pcie", where);
+	emit_str(sc->e, f, "pci", m + 4, 12, where);
+	emit_str(sc->e, f, "vendor_id", p, 4, where);
+	emit_str(sc->e, f, "device_id", p + 5, 4, where);
+	/* lspci's class: base class and subclass, without the interface */
+	emit_str(sc->e, f, "class", p + 27, 4, where);
+	emit_end(sc->e, f);
+}
+
 /* The interface a rename names: netdev_printk's "<driver> <parent>
  * <ifname>: " before net/core/dev.c's "renamed from %s" (dev_change_name,
  * netdev_info in 4.18, 5.4 and 6.8), which udev's rename of every
@@ -662,6 +713,7 @@ static void inventory(struct scan *sc, const char *m, size_t n,
 	prefix_module(sc, m, n, where);
 	host_kernel(sc, m, n, where);
 	netdev_renamed(sc, m, n, where);
+	pci_enumerated(sc, m, n, where);
 	note_host(sc, st, where);
 }
 
@@ -858,19 +910,21 @@ static bool pasted_kernel_line(const struct line *ln, bool strict)
 }
 
 /* A line that is not kept as a log fact may still name the running
- * kernel (the dump_stack line of an oops, the boot banner) or an
- * interface (its rename). */
+ * kernel (the dump_stack line of an oops, the boot banner), an interface
+ * (its rename) or an adapter's PCI function (its enumeration). */
 static void unrecorded(struct scan *sc, const struct line *ln)
 {
 	struct stamp st;
 
 	if (!memmem(ln->p, ln->len, " Comm: ", 7) &&
 	    !memmem(ln->p, ln->len, "Linux version ", 14) &&
-	    !memmem(ln->p, ln->len, ": renamed from ", 15))
+	    !memmem(ln->p, ln->len, ": renamed from ", 15) &&
+	    !memmem(ln->p, ln->len, "] type ", 7))
 		return;
 	stamp(ln->p, ln->len, &st);
 	host_kernel(sc, ln->p + st.msg, ln->len - st.msg, ln);
 	netdev_renamed(sc, ln->p + st.msg, ln->len - st.msg, ln);
+	pci_enumerated(sc, ln->p + st.msg, ln->len - st.msg, ln);
 }
 
 static void feed(struct log_stream *s, const char *text, size_t len,

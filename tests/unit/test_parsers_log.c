@@ -361,6 +361,40 @@ static void test_dmesg_inventory(void **state)
 	fact_base_free(p.fb);
 }
 
+/* The PCI core's enumeration line is the function's pcie fact (network
+ * and InfiniBand classes only), and an indented line keeps its time and
+ * device. */
+static void test_dmesg_pci_enumeration(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse_log(DMESG "boot-log-cx5-18-00-pci-enumeration-intel-"
+			    "bridges.txt");
+	assert_int_equal(count(&p, "pcie"), 2);
+	f = find(&p, "pcie", "pci", "0000:18:00.1");
+	assert_string_equal(text(f, "vendor_id"), "15b3");
+	assert_string_equal(text(f, "device_id"), "1017");
+	assert_string_equal(text(f, "class"), "0200");
+	assert_int_equal(line_of(f, "device_id"), 13);
+	fact_base_free(p.fb);
+	p = parse_log_text(
+		"\t[    0.684013] pci 0000:04:00.1: [15b3:1015] type 00 class "
+		"0x020000\n"
+		"    [    5.710024] mlx5_core 0000:04:00.0: firmware version: "
+		"14.32.1010\n");
+	f = find(&p, "log", "device", "0000:04:00.0");
+	assert_string_equal(text(f, "time"), "[    5.710024]");
+	assert_string_equal(text(f, "text"),
+			    "mlx5_core 0000:04:00.0: firmware version: "
+			    "14.32.1010");
+	assert_string_equal(text(find(&p, "pcie", "pci", "0000:04:00.1"),
+				 "device_id"),
+			    "1015");
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_dmesg_other_forms),
 		cmocka_unit_test(test_short_monotonic),
 		cmocka_unit_test(test_dmesg_inventory),
+		cmocka_unit_test(test_dmesg_pci_enumeration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

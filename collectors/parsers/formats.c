@@ -147,6 +147,8 @@ static const struct marker m_mlxfwmanager[] = {
 	PRE("Device #", 10),
 	PRE("Device Type:", 10),
 	PRE("Part Number:", 10),
+	/* its device's last line, a blank line above it */
+	TEST(mlxfw_status_line, 20),
 };
 /* mstflint/mft mst status -v: "DEVICE_TYPE MST PCI RDMA NET NUMA" */
 static const struct marker m_mst_status[] = {

@@ -160,6 +160,20 @@ static bool status_join(const struct line *s, const struct line *next,
 	return false;
 }
 
+bool mlxfw_status_line(const struct line *ln)
+{
+	struct line rest;
+
+	if (!line_starts(ln, "Status:"))
+		return false;
+	rest = line_trim((struct line){ ln->p + 7, ln->len - 7, ln->no });
+	for (size_t i = 0; i < ARRAY_SIZE(statuses); i++)
+		if (rest.len && !strncmp(statuses[i], rest.p, rest.len) &&
+		    rest.len <= strlen(statuses[i]))
+			return true;
+	return false;
+}
+
 struct manager {
 	struct emit *e;
 	struct fact *f;

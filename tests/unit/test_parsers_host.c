@@ -234,6 +234,17 @@ static void test_mlxfwmanager(void **state)
 	assert_null(fact_text(f, "fw_available"));
 	assert_string_equal(text(f, "status"), "No matching image found");
 	fact_base_free(p.fb);
+	/* the same as a paste: the Status paragraph below a blank line is
+	 * still the device's, and the prompts name the host */
+	p = parse_file(
+		"transcript",
+		SAMPLES
+		"mlxfwmanager/cx4lx-mlxfwmanager-no-matching-image-oem-psid.txt",
+		NULL);
+	f = find(&p, "fw_image", "pci", "/dev/mst/mt4117_pciconf0");
+	assert_string_equal(text(f, "status"), "No matching image found");
+	assert_non_null(find(&p, "host", "hostname", "a10cx4"));
+	fact_base_free(p.fb);
 
 	/* The mail client joined Status onto the FW row and wrapped it. */
 	p = parse(

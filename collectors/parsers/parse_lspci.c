@@ -176,6 +176,27 @@ static void link_line(struct lspci *s, enum link_side side,
 	link_values(s, side, ln);
 }
 
+/* lspci -x's first row of configuration space, "00: b3 15 03 10 ...":
+ * the vendor and device ids, little-endian at offsets 0 and 2 (PCI
+ * Local Bus spec; pciutils lspci.c show_hex_dump() prints "%02x:" then
+ * " %02x" per byte). */
+static void config_ids(struct lspci *s, const struct line *ln)
+{
+	struct line tok[6]; /* the offset, four bytes, the rest */
+	char vendor[5], device[5];
+
+	if (line_split(ln, tok, 6) < 5)
+		return;
+	for (size_t i = 1; i < 5; i++)
+		if (tok[i].len != 2 || !isxdigit((unsigned char)tok[i].p[0]) ||
+		    !isxdigit((unsigned char)tok[i].p[1]))
+			return;
+	snprintf(vendor, sizeof(vendor), "%.2s%.2s", tok[2].p, tok[1].p);
+	snprintf(device, sizeof(device), "%.2s%.2s", tok[4].p, tok[3].p);
+	emit_str(s->e, s->f, "vendor_id", vendor, 4, ln);
+	emit_str(s->e, s->f, "device_id", device, 4, ln);
+}
+
 static void body_line(struct lspci *s, const struct line *ln)
 {
 	struct line key, val;
@@ -193,6 +214,10 @@ static void body_line(struct lspci *s, const struct line *ln)
 		return;
 	}
 	s->pending = SIDE_NONE;
+	if (s->f && line_starts(ln, "00: ")) {
+		config_ids(s, ln);
+		return;
+	}
 	if (s->f && line_kv(ln, ':', &key, &val) &&
 	    line_eq(&key, "Kernel driver in use"))
 		emit_line(s->e, s->f, "driver", &val, ln);

@@ -111,6 +111,18 @@ static void test_lspci(void **state)
 	assert_null(fact_text(f, "pci"));
 	fact_base_free(p.fb);
 
+	/* -x: the ids from the configuration space's first row */
+	p = parse("lspci",
+		  SAMPLES "lspci/lkml-2021-dexuan-cx5-maxcpus-lspci-v-x-"
+			  "hexdump.txt",
+		  NULL);
+	f = find(&p, "pcie", "pci", "0000:d8:00.0");
+	assert_string_equal(text(f, "vendor_id"), "15b3");
+	assert_string_equal(text(f, "device_id"), "1017");
+	assert_int_equal(line_of(f, "device_id"), 20);
+	assert_string_equal(text(f, "driver"), "mlx5_core");
+	fact_base_free(p.fb);
+
 	/* -nn ids; flags on the next line; a mail-wrapped link line. */
 	p = parse_text("lspci", nn, sizeof(nn) - 1, "nn", NULL);
 	f = find(&p, "pcie", "pci", "0000:3b:00.0");

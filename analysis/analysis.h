@@ -77,10 +77,17 @@ struct layer_view {
 	char *summary;
 };
 
+/* A rule that did not fire because evidence or an answer is missing:
+ * what it needs in words, and the same as data (the fact kinds no
+ * collector could give, the questions not answered). */
 struct skipped {
 	char *id;
 	char **missing;
 	size_t nmissing;
+	char **kinds;
+	size_t nkinds;
+	char **questions;
+	size_t nquestions;
 };
 
 struct dparse_set;
@@ -94,7 +101,9 @@ struct analysis {
 	struct diagnosis_list *dl;
 	struct diag *d;
 	const char *source_kind;
-	char *source_path;
+	char *source_path; /* the paths read, joined by spaces */
+	char **source_paths; /* each of them: --root or "/", then the paths */
+	size_t nsource_paths;
 	char *hostname;
 	struct layer_view layers[LAYER_COUNT];
 	struct skipped *skipped;

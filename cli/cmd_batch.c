@@ -218,11 +218,14 @@ static void emit_failure(struct batch *b, const char *path, const char *reason)
 	fleet_add_failure(b->fleet, path, reason);
 	if (b->o->json) {
 		struct json *line = json_new_object(), *src = json_new_object();
+		struct json *paths = json_new_array();
 
 		json_set(line, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 		json_set(line, "version", json_new_string(RD_VERSION));
 		json_set(src, "kind", json_new_string("unknown"));
 		json_set(src, "path", json_new_string(path));
+		json_push(paths, json_new_string(path));
+		json_set(src, "paths", paths);
 		json_set(src, "hostname", json_new_string(""));
 		json_set(line, "source", src);
 		json_set(line, "error", json_new_string(reason));

@@ -435,6 +435,7 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		logscan_free(b->scan);
 		b->scan = logscan_new(b->fb, d);
 	}
+	fact_base_mark(b->fb);
 	return 0;
 }
 
@@ -461,10 +462,7 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 	a->d = d;
 	if (o->base) {
 		base = *o->base;
-		o->base->rs = NULL;
-		o->base->fb = NULL;
-		o->base->scan = NULL;
-		o->base->parsers = NULL;
+		a->borrowed = true;
 	} else if (analysis_base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
@@ -498,10 +496,14 @@ void analysis_free(struct analysis *a)
 		return;
 	free_derived(a);
 	engine_free(a->engine);
-	logscan_free(a->scan);
-	fact_base_free(a->fb);
-	rule_set_free(a->rs);
-	dparse_set_free(a->parsers);
+	if (a->borrowed) {
+		fact_base_rollback(a->fb);
+	} else {
+		logscan_free(a->scan);
+		fact_base_free(a->fb);
+		rule_set_free(a->rs);
+		dparse_set_free(a->parsers);
+	}
 	free(a->source_path);
 	free(a->hostname);
 	free(a);

@@ -408,8 +408,10 @@ int analysis_kb_load(struct diag *d, struct fact_base **fb,
 	return 0;
 }
 
-int analysis_base_load(const struct analysis_opts *o, struct diag *d,
-		       struct analysis_base *b)
+/* analysis_base_load without the mark: for an analysis that owns what
+ * it loads, and never rolls back. */
+static int base_load(const struct analysis_opts *o, struct diag *d,
+		     struct analysis_base *b)
 {
 	int site;
 
@@ -435,8 +437,17 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		logscan_free(b->scan);
 		b->scan = logscan_new(b->fb, d);
 	}
-	fact_base_mark(b->fb);
 	return 0;
+}
+
+int analysis_base_load(const struct analysis_opts *o, struct diag *d,
+		       struct analysis_base *b)
+{
+	int rc = base_load(o, d, b);
+
+	if (!rc)
+		fact_base_mark(b->fb);
+	return rc;
 }
 
 void analysis_base_release(struct analysis_base *b)
@@ -463,7 +474,7 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 	if (o->base) {
 		base = *o->base;
 		a->borrowed = true;
-	} else if (analysis_base_load(o, d, &base)) {
+	} else if (base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
 	}

@@ -435,8 +435,10 @@ int analysis_kb_load(struct diag *d, struct fact_base **fb,
 	return 0;
 }
 
-int analysis_base_load(const struct analysis_opts *o, struct diag *d,
-		       struct analysis_base *b)
+/* analysis_base_load without the mark: for an analysis that owns what
+ * it loads, and never rolls back. */
+static int base_load(const struct analysis_opts *o, struct diag *d,
+		     struct analysis_base *b)
 {
 	int site;
 
@@ -465,6 +467,16 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 	return 0;
 }
 
+int analysis_base_load(const struct analysis_opts *o, struct diag *d,
+		       struct analysis_base *b)
+{
+	int rc = base_load(o, d, b);
+
+	if (!rc)
+		fact_base_mark(b->fb);
+	return rc;
+}
+
 void analysis_base_release(struct analysis_base *b)
 {
 	logscan_free(b->scan);
@@ -488,11 +500,8 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 	a->d = d;
 	if (o->base) {
 		base = *o->base;
-		o->base->rs = NULL;
-		o->base->fb = NULL;
-		o->base->scan = NULL;
-		o->base->parsers = NULL;
-	} else if (analysis_base_load(o, d, &base)) {
+		a->borrowed = true;
+	} else if (base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
 	}
@@ -525,10 +534,14 @@ void analysis_free(struct analysis *a)
 		return;
 	free_derived(a);
 	engine_free(a->engine);
-	logscan_free(a->scan);
-	fact_base_free(a->fb);
-	rule_set_free(a->rs);
-	dparse_set_free(a->parsers);
+	if (a->borrowed) {
+		fact_base_rollback(a->fb);
+	} else {
+		logscan_free(a->scan);
+		fact_base_free(a->fb);
+		rule_set_free(a->rs);
+		dparse_set_free(a->parsers);
+	}
 	free(a->source_path);
 	for (size_t i = 0; i < a->nsource_paths; i++)
 		free(a->source_paths[i]);

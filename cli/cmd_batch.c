@@ -1,7 +1,7 @@
 /* rdmadoctor batch: many hosts, one bundle each.  The rules and the
- * knowledge base are loaded once; then each bundle is analysed in a
- * process forked for it (cli/pool.c), which sends back its report as one
- * JSON object.  Results are written in input order, as JSON lines or a
+ * knowledge base are loaded once; then worker processes forked from here
+ * (cli/pool.c) analyse bundle after bundle on that base, rolled back to
+ * the kb after each, and send back each report as one JSON object.  Results are written in input order, as JSON lines or a
  * line per host, and the run ends with the fleet summary. */
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +41,6 @@ struct batch {
 	bool bar_shown;
 	bool stdout_tty; /* host lines would cross the bar */
 	double started, drawn;
-	struct analysis *worker; /* in a worker process: its analysis */
 };
 
 static double now(void)
@@ -158,10 +157,8 @@ static int work(void *arg, size_t task, int fd)
 	free(text);
 	text = json_dump(env, false);
 	err = pool_write(fd, text, strlen(text));
-	/* The analysis holds the rules and kb this process shares with the
-	 * batch process: freeing it would copy their pages (a third of a
-	 * worker's time), so it stays, reachable, until the process ends. */
-	b->worker = a;
+	/* rolls the base back to the kb, for the worker's next bundle */
+	analysis_free(a);
 	free(text);
 	json_free(env);
 	diag_free(d);
@@ -454,7 +451,8 @@ static int run(struct batch *b, struct diag *d)
 		if (!b->in.v[i].problem)
 			b->bundle[b->nbundles++] = i;
 	/* Rules, kb and its log scanner are loaded once here; every worker
-	 * forked from this process gets its own copy. */
+	 * forked from this process gets its own copy, and reuses it for each
+	 * of its bundles. */
 	rc = analysis_base_load(&b->ao, d, &b->base);
 	diag_print(d, stderr, "rdmadoctor");
 	if (rc)

@@ -202,6 +202,14 @@ static int add_answers(struct analysis *a, const struct analysis_opts *o,
 	return 0;
 }
 
+static void add_source_path(struct analysis *a, const char *path)
+{
+	a->source_paths = xrealloc(a->source_paths,
+				   (a->nsource_paths + 1) *
+					   sizeof(*a->source_paths));
+	a->source_paths[a->nsource_paths++] = xstrdup(path);
+}
+
 /* Collects from --root, the live host, or the analyze paths. */
 static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		       struct diag *d)
@@ -235,6 +243,7 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		collect_source(run, s);
 		a->source_kind = source_kind_to_str(source_kind(s));
 		sb_puts(&where, o->root ? o->root : "/");
+		add_source_path(a, o->root ? o->root : "/");
 		source_free(s);
 	}
 	for (size_t i = 0; i < o->npaths && !err; i++) {
@@ -243,6 +252,7 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		struct source *s;
 
 		sb_printf(&where, "%s%s", where.len ? " " : "", o->paths[i]);
+		add_source_path(a, o->paths[i]);
 		s = file ? NULL : source_open(o->paths[i], &so, d, &err);
 		if (err)
 			break;
@@ -266,12 +276,24 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 	return err;
 }
 
+static void add_word(char ***list, size_t *n, const char *what)
+{
+	size_t cap = *n;
+
+	xgrow(list, &cap, *n + 1, sizeof(**list));
+	(*list)[(*n)++] = xstrdup(what);
+}
+
+static void free_words(char **list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
 static void add_missing(struct skipped *s, const char *what)
 {
-	size_t cap = s->nmissing;
-
-	xgrow(&s->missing, &cap, s->nmissing + 1, sizeof(*s->missing));
-	s->missing[s->nmissing++] = xstrdup(what);
+	add_word(&s->missing, &s->nmissing, what);
 }
 
 /* Rules that did not fire because evidence or an answer is missing. */
@@ -311,6 +333,7 @@ static void find_skipped(struct analysis *a)
 						    qs[k]);
 
 				add_missing(&s, m);
+				add_word(&s.questions, &s.nquestions, qs[k]);
 				free(m);
 				free(qs[k]);
 			}
@@ -333,8 +356,10 @@ static void find_skipped(struct analysis *a)
 
 				for (size_t k = 0; k < s.nmissing; k++)
 					dup |= !strcmp(s.missing[k], m);
-				if (!dup)
+				if (!dup) {
 					add_missing(&s, m);
+					add_word(&s.kinds, &s.nkinds, kind);
+				}
 				free(m);
 			}
 			sb_release(&in);
@@ -363,10 +388,12 @@ static void free_derived(struct analysis *a)
 	diagnosis_list_free(a->dl);
 	a->dl = NULL;
 	for (size_t i = 0; i < a->nskipped; i++) {
-		for (size_t k = 0; k < a->skipped[i].nmissing; k++)
-			free(a->skipped[i].missing[k]);
-		free(a->skipped[i].missing);
-		free(a->skipped[i].id);
+		struct skipped *sk = &a->skipped[i];
+
+		free_words(sk->missing, sk->nmissing);
+		free_words(sk->kinds, sk->nkinds);
+		free_words(sk->questions, sk->nquestions);
+		free(sk->id);
 	}
 	free(a->skipped);
 	a->skipped = NULL;
@@ -408,8 +435,10 @@ int analysis_kb_load(struct diag *d, struct fact_base **fb,
 	return 0;
 }
 
-int analysis_base_load(const struct analysis_opts *o, struct diag *d,
-		       struct analysis_base *b)
+/* analysis_base_load without the mark: for an analysis that owns what
+ * it loads, and never rolls back. */
+static int base_load(const struct analysis_opts *o, struct diag *d,
+		     struct analysis_base *b)
 {
 	int site;
 
@@ -438,6 +467,16 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 	return 0;
 }
 
+int analysis_base_load(const struct analysis_opts *o, struct diag *d,
+		       struct analysis_base *b)
+{
+	int rc = base_load(o, d, b);
+
+	if (!rc)
+		fact_base_mark(b->fb);
+	return rc;
+}
+
 void analysis_base_release(struct analysis_base *b)
 {
 	logscan_free(b->scan);
@@ -461,11 +500,8 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 	a->d = d;
 	if (o->base) {
 		base = *o->base;
-		o->base->rs = NULL;
-		o->base->fb = NULL;
-		o->base->scan = NULL;
-		o->base->parsers = NULL;
-	} else if (analysis_base_load(o, d, &base)) {
+		a->borrowed = true;
+	} else if (base_load(o, d, &base)) {
 		analysis_free(a);
 		return EXIT_RULES;
 	}
@@ -498,11 +534,18 @@ void analysis_free(struct analysis *a)
 		return;
 	free_derived(a);
 	engine_free(a->engine);
-	logscan_free(a->scan);
-	fact_base_free(a->fb);
-	rule_set_free(a->rs);
-	dparse_set_free(a->parsers);
+	if (a->borrowed) {
+		fact_base_rollback(a->fb);
+	} else {
+		logscan_free(a->scan);
+		fact_base_free(a->fb);
+		rule_set_free(a->rs);
+		dparse_set_free(a->parsers);
+	}
 	free(a->source_path);
+	for (size_t i = 0; i < a->nsource_paths; i++)
+		free(a->source_paths[i]);
+	free(a->source_paths);
 	free(a->hostname);
 	free(a);
 }

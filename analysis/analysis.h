@@ -56,11 +56,13 @@ struct analysis_opts {
 	 * (rules test's inline facts).  Nonzero fails the analysis. */
 	int (*seed)(struct fact_base *fb, void *arg, struct diag *d);
 	void *seed_arg;
-	/* Rules and knowledge base loaded beforehand (analysis_base_load);
-	 * the analysis takes them over instead of loading its own.  batch
-	 * loads them once and forks a process per bundle, so that each
-	 * bundle's analysis works on its own copy. */
-	struct analysis_base *base;
+	/* Rules and knowledge base loaded beforehand (analysis_base_load),
+	 * or NULL to load them.  The analysis borrows them: its facts go
+	 * into the base's fact base, and analysis_free rolls that back to
+	 * the knowledge base alone, so that one base serves analysis after
+	 * analysis (rules test's cases, a batch worker's bundles), one at a
+	 * time. */
+	const struct analysis_base *base;
 };
 
 enum layer_status {
@@ -77,10 +79,17 @@ struct layer_view {
 	char *summary;
 };
 
+/* A rule that did not fire because evidence or an answer is missing:
+ * what it needs in words, and the same as data (the fact kinds no
+ * collector could give, the questions not answered). */
 struct skipped {
 	char *id;
 	char **missing;
 	size_t nmissing;
+	char **kinds;
+	size_t nkinds;
+	char **questions;
+	size_t nquestions;
 };
 
 struct dparse_set;
@@ -94,12 +103,15 @@ struct analysis {
 	struct diagnosis_list *dl;
 	struct diag *d;
 	const char *source_kind;
-	char *source_path;
+	char *source_path; /* the paths read, joined by spaces */
+	char **source_paths; /* each of them: --root or "/", then the paths */
+	size_t nsource_paths;
 	char *hostname;
 	struct layer_view layers[LAYER_COUNT];
 	struct skipped *skipped;
 	size_t nskipped;
 	int engine_rc;
+	bool borrowed; /* rs, fb, scan and parsers are an analysis_base's */
 };
 
 /* Where the shipped rules/ and kb/ are: $RDMADOCTOR_DATADIR, else beside
@@ -129,19 +141,23 @@ int analysis_kb_load(struct diag *d, struct fact_base **fb,
 		     struct logscan **scan);
 
 /* Loads o's rules, the knowledge base and the overlays' kb/ and
- * parsers/ (analysis/site_data.h) into b.  Returns 0, or
+ * parsers/ (analysis/site_data.h) into b, and marks its fact base
+ * (fact_base_mark) for the analyses that borrow it.  Returns 0, or
  * EXIT_RULES after reporting to d (b is then empty). */
 int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 		       struct analysis_base *b);
 /* Frees what b holds and empties it. */
 void analysis_base_release(struct analysis_base *b);
 
-/* Runs the whole analysis.  Returns 0 with *out set, or an exit code
+/* Runs the whole analysis, on o->base when given (which must have no
+ * other analysis on it).  Returns 0 with *out set, or an exit code
  * (EXIT_USAGE, EXIT_RULES) after reporting to d; the analysis is still
  * returned for EXIT_RULES at run time so that what was found can be
  * shown. */
 int analysis_run(const struct analysis_opts *o, struct diag *d,
 		 struct analysis **out);
+/* Frees a; an analysis on a borrowed base rolls its fact base back to
+ * the base's mark instead.  NULL does nothing. */
 void analysis_free(struct analysis *a);
 
 /* Re-ranks and re-judges after facts were added (guided answers). */

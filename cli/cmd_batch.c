@@ -1,7 +1,7 @@
 /* rdmadoctor batch: many hosts, one bundle each.  The rules and the
- * knowledge base are loaded once; then each bundle is analysed in a
- * process forked for it (cli/pool.c), which sends back its report as one
- * JSON object.  Results are written in input order, as JSON lines or a
+ * knowledge base are loaded once; then worker processes forked from here
+ * (cli/pool.c) analyse bundle after bundle on that base, rolled back to
+ * the kb after each, and send back each report as one JSON object.  Results are written in input order, as JSON lines or a
  * line per host, and the run ends with the fleet summary. */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
+#include "cli/redact.h"
 #include "cli/report.h"
 #include "cli/savefile.h"
 #include "cli/term.h"
@@ -41,8 +42,17 @@ struct batch {
 	bool bar_shown;
 	bool stdout_tty; /* host lines would cross the bar */
 	double started, drawn;
-	struct analysis *worker; /* in a worker process: its analysis */
+	/* --redact: one redactor for the whole fleet, so that a value gets
+	 * the same token on every host; the workers' reports are masked here
+	 * as they arrive */
+	struct redactor *redact;
 };
+
+/* s masked with --redact, else a copy of it; owned. */
+static char *masked(const struct batch *b, const char *s)
+{
+	return b->redact ? redact_text(b->redact, s, strlen(s)) : xstrdup(s);
+}
 
 static double now(void)
 {
@@ -158,10 +168,8 @@ static int work(void *arg, size_t task, int fd)
 	free(text);
 	text = json_dump(env, false);
 	err = pool_write(fd, text, strlen(text));
-	/* The analysis holds the rules and kb this process shares with the
-	 * batch process: freeing it would copy their pages (a third of a
-	 * worker's time), so it stays, reachable, until the process ends. */
-	b->worker = a;
+	/* rolls the base back to the kb, for the worker's next bundle */
+	analysis_free(a);
 	free(text);
 	json_free(env);
 	diag_free(d);
@@ -213,16 +221,22 @@ static void emit_line(const struct json *line)
 }
 
 /* A failed input: into the summary, and out as a line. */
-static void emit_failure(struct batch *b, const char *path, const char *reason)
+static void emit_failure(struct batch *b, const char *bundle,
+			 const char *why)
 {
+	char *path = masked(b, bundle), *reason = masked(b, why);
+
 	fleet_add_failure(b->fleet, path, reason);
 	if (b->o->json) {
 		struct json *line = json_new_object(), *src = json_new_object();
+		struct json *paths = json_new_array();
 
 		json_set(line, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 		json_set(line, "version", json_new_string(RD_VERSION));
 		json_set(src, "kind", json_new_string("unknown"));
 		json_set(src, "path", json_new_string(path));
+		json_push(paths, json_new_string(path));
+		json_set(src, "paths", paths);
 		json_set(src, "hostname", json_new_string(""));
 		json_set(line, "source", src);
 		json_set(line, "error", json_new_string(reason));
@@ -234,11 +248,39 @@ static void emit_failure(struct batch *b, const char *path, const char *reason)
 		report_fleet_host_text(stdout, h, b->o->colored);
 		json_free(h);
 	}
+	free(path);
+	free(reason);
 }
 
-static void emit_host(struct batch *b, const char *path, const struct json *env)
+/* --redact: the host's name is registered from its report, then the whole
+ * result is masked and read again.  Returns the result to use (env, or
+ * its masked copy with env freed). */
+static struct json *mask_result(struct batch *b, struct json *env)
+{
+	const struct json *src = json_get(json_get(env, "report"), "source");
+	char *text, *masked_text, err[160];
+	struct json *out;
+
+	if (!b->redact || !env)
+		return env;
+	redact_add(b->redact, REDACT_HOST,
+		   json_text(json_get(src, "hostname")));
+	text = json_dump(env, false);
+	masked_text = redact_text(b->redact, text, strlen(text));
+	out = json_parse(masked_text, strlen(masked_text), err, sizeof(err));
+	free(text);
+	free(masked_text);
+	if (!out) /* tokens keep JSON valid: this is a defect, not input */
+		abort();
+	json_free(env);
+	return out;
+}
+
+static void emit_host(struct batch *b, const char *bundle,
+		      const struct json *env)
 {
 	const struct json *report = json_get(env, "report");
+	char *path = masked(b, bundle);
 
 	fleet_add_host(b->fleet, path, report, json_get(env, "adapters"),
 		       (int)json_as_int(json_get(env, "exit")));
@@ -250,6 +292,7 @@ static void emit_host(struct batch *b, const char *path, const struct json *env)
 		report_fleet_host_text(stdout, h, b->o->colored);
 		json_free(h);
 	}
+	free(path);
 }
 
 /* Inputs before index that were never bundles go out in their place. */
@@ -293,7 +336,8 @@ static void done(void *arg, const struct pool_result *r)
 		bar_clear(b);
 	emit_until(b, idx);
 	if (r->outcome == POOL_DONE)
-		env = json_parse(r->output, r->len, err, sizeof(err));
+		env = mask_result(b, json_parse(r->output, r->len, err,
+						sizeof(err)));
 	msgs = env ? json_text(json_get(env, "messages")) : NULL;
 	if (msgs && *msgs) {
 		bar_clear(b);
@@ -343,6 +387,27 @@ static int write_page(const struct json *summary,
 	return err;
 }
 
+/* --redact-map: the tokens of the whole run, private. */
+static int write_map(const struct batch *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct diag *d;
+	int err;
+
+	if (!mem)
+		return -ENOMEM;
+	redact_write_map(b->redact, mem);
+	fclose(mem);
+	d = diag_new();
+	err = savefile_write_private(b->o->redact_map, text ? text : "", d);
+	diag_print(d, stderr, "rdmadoctor");
+	diag_free(d);
+	free(text);
+	return err;
+}
+
 static int finish(struct batch *b, int signo)
 {
 	struct json *doc = json_new_object();
@@ -368,6 +433,8 @@ static int finish(struct batch *b, int signo)
 	    rc < EXIT_USAGE)
 		rc = EXIT_USAGE;
 	json_free(doc);
+	if (b->redact && b->o->redact_map && write_map(b) && rc < EXIT_USAGE)
+		rc = EXIT_USAGE;
 	return signo ? 128 + signo : rc;
 }
 
@@ -451,7 +518,8 @@ static int run(struct batch *b, struct diag *d)
 		if (!b->in.v[i].problem)
 			b->bundle[b->nbundles++] = i;
 	/* Rules, kb and its log scanner are loaded once here; every worker
-	 * forked from this process gets its own copy. */
+	 * forked from this process gets its own copy, and reuses it for each
+	 * of its bundles. */
 	rc = analysis_base_load(&b->ao, d, &b->base);
 	diag_print(d, stderr, "rdmadoctor");
 	if (rc)
@@ -481,6 +549,11 @@ int cmd_batch(struct options *o)
 	if (!o->nargs)
 		rc = usage_error(
 			"batch needs at least one path (bundles, a directory of bundles, a list, or '-')");
+	else if (o->merge && o->redact)
+		/* each shard's tokens count from 1: merged, two hosts would
+		 * share one */
+		rc = usage_error(
+			"batch --merge does not take --redact: run the shards without it and redact the merge's pages, or run one batch --redact over every bundle");
 	else if (!options_analysis(o, &b.ao, &as, d)) {
 		/* each worker sets its one bundle, and shows no progress */
 		b.ao.paths = NULL;
@@ -492,11 +565,14 @@ int cmd_batch(struct options *o)
 			!getenv("NO_PROGRESS");
 		b.stdout_tty = isatty(fileno(stdout));
 		b.fleet = fleet_new();
+		if (o->redact)
+			b.redact = redact_new();
 		rc = o->merge ? merge(&b, d) : run(&b, d);
 	} else {
 		diag_print(d, stderr, "rdmadoctor");
 	}
 	analysis_base_release(&b.base);
+	redact_free(b.redact);
 	fleet_free(b.fleet);
 	free(b.bundle);
 	batch_inputs_release(&b.in);

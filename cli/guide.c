@@ -281,11 +281,11 @@ static bool skipped_for_evidence(const struct analysis *a, const char *rule_id,
 	for (size_t i = 0; i < a->nskipped; i++) {
 		if (strcmp(a->skipped[i].id, rule_id))
 			continue;
-		for (size_t k = 0; k < a->skipped[i].nmissing; k++) {
-			if (strncmp(a->skipped[i].missing[k], "answer ", 7)) {
-				*missing = a->skipped[i].missing[k];
-				return true;
-			}
+		/* the words of the first kind missing (the answers come
+		 * first in missing) */
+		if (a->skipped[i].nkinds) {
+			*missing = a->skipped[i].missing[a->skipped[i].nquestions];
+			return true;
 		}
 	}
 	return false;

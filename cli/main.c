@@ -131,13 +131,14 @@ static const struct command_entry commands[] = {
 	  "  at run time, 2 a bundle could not be read, 1 a host has a diagnosis at\n"
 	  "  warning or above, 0 none.  --merge FILE... joins the fleet summaries\n"
 	  "  of earlier 'batch --json' runs, such as the shards of a job array\n"
-	  "  (contrib/slurm/batch-array.sbatch).\n"
+	  "  (contrib/slurm/batch-array.sbatch).  --redact masks every host's line\n"
+	  "  and the summary with one token per value across the fleet.\n"
 	  "  Example: rdmadoctor batch /cases/4711/sosreports/\n"
 	  "           find /cases -name 'sosreport-*.tar.xz' | rdmadoctor batch --json - > fleet.jsonl\n"
 	  "           rdmadoctor batch --jobs 8 --html fleet.html bundles.list\n"
 	  "           rdmadoctor batch --merge --html fleet.html fleet-shard-*.jsonl",
 	  OPTS_ANALYSIS | OPT(EXPLAIN) | OPT(HTML) | OPT(MARKDOWN) | OPT(JOBS) |
-		  OPT(MERGE),
+		  OPT(MERGE) | OPTS_REDACT,
 	  NULL, 0 },
 	{ "collect", cmd_collect,
 	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest] [--redact]",

@@ -5,9 +5,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,13 +20,32 @@
 
 #define TICK_MS 200 /* progress refresh while tasks run */
 
-/* A task's process while it runs. */
+/* A worker serves this many tasks, or fewer when its peak resident size
+ * has grown by WORKER_GROWTH_KIB since it started, and then exits, for a
+ * fresh one to take its place: what a task leaves behind in the process
+ * (interned strings, the allocator's high-water mark) stays bounded. */
+#define WORKER_TASKS 256
+#define WORKER_GROWTH_KIB (256 * 1024)
+
+/* What a worker sends before each task's output. */
+struct frame {
+	uint64_t len; /* bytes of output that follow */
+	int32_t rc; /* what work returned */
+	uint32_t last; /* the worker exits after this task */
+};
+
+/* A worker process: it reads task indexes from its task pipe and answers
+ * each with a frame and the task's output on its result pipe. */
 struct worker {
 	pid_t pid; /* 0: the slot is free */
 	int fd; /* read end of its result pipe */
+	int cmd; /* write end of its task pipe */
+	bool busy; /* a task is running: index, start, out */
+	bool retiring; /* said its last task was its last */
 	size_t index;
 	double start;
 	bool timed_out, interrupted;
+	bool killed; /* SIGKILL sent: it is reaped when its pipe ends */
 	struct strbuf out;
 };
 
@@ -88,53 +110,133 @@ int pool_write(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* In the child: default signal handling, the other workers' pipes closed,
- * then the task. */
+static int read_full(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Copies the n bytes of the task's output in mem to fd. */
+static int send_output(int mem, int fd, size_t n)
+{
+	char buf[65536];
+
+	for (off_t at = 0; n;) {
+		ssize_t r = pread(mem, buf, n < sizeof(buf) ? n : sizeof(buf),
+				  at);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || pool_write(fd, buf, (size_t)r))
+			return -1;
+		at += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static long peak_kib(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
+}
+
+/* In the worker: default signal handling, the other workers' pipes
+ * closed, then tasks until the pool closes the task pipe or the worker
+ * has served its share.  Each task writes into a memory file, so that
+ * its output goes back in one frame whose length is known. */
 static void __attribute__((noreturn))
-child(const struct pool_opts *o, struct worker *ws, size_t nws, size_t index,
+serve(const struct pool_opts *o, struct worker *ws, size_t nws, int cmd,
       int fd)
 {
-	int rc;
+	int mem = memfd_create("pool-task", MFD_CLOEXEC);
+	long start_kib = peak_kib();
+	uint64_t index;
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	for (size_t i = 0; i < nws; i++)
-		if (ws[i].pid)
+		if (ws[i].pid) {
 			close(ws[i].fd);
-	rc = o->work(o->arg, index, fd);
-	_exit(rc & 0xff);
+			close(ws[i].cmd);
+		}
+	if (mem < 0)
+		_exit(125);
+	for (unsigned served = 1; !read_full(cmd, &index, sizeof(index));
+	     served++) {
+		struct frame fr = { 0 };
+		off_t len;
+
+		if (ftruncate(mem, 0) || lseek(mem, 0, SEEK_SET))
+			_exit(125);
+		fr.rc = o->work(o->arg, (size_t)index, mem) & 0xff;
+		len = lseek(mem, 0, SEEK_CUR);
+		if (len < 0)
+			_exit(125);
+		fr.len = (uint64_t)len;
+		fr.last = served >= WORKER_TASKS ||
+			  peak_kib() - start_kib > WORKER_GROWTH_KIB;
+		if (pool_write(fd, (const char *)&fr, sizeof(fr)) ||
+		    send_output(mem, fd, (size_t)len))
+			_exit(125);
+		if (fr.last)
+			break;
+	}
+	_exit(0);
 }
 
-/* Starts task index in slot w.  Returns 0, or -errno when no process
+/* Starts a worker in slot w.  Returns 0, or -errno when no process
  * could be made. */
 static int launch(const struct pool_opts *o, struct worker *ws, size_t nws,
-		  struct worker *w, size_t index)
+		  struct worker *w)
 {
-	int p[2];
+	int res[2], cmd[2];
 	pid_t pid;
 
-	if (pipe2(p, O_CLOEXEC))
+	if (pipe2(res, O_CLOEXEC))
 		return -errno;
+	if (pipe2(cmd, O_CLOEXEC)) {
+		int err = -errno;
+
+		close(res[0]);
+		close(res[1]);
+		return err;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		int err = -errno;
 
-		close(p[0]);
-		close(p[1]);
+		close(res[0]);
+		close(res[1]);
+		close(cmd[0]);
+		close(cmd[1]);
 		return err;
 	}
 	if (!pid) {
-		close(p[0]);
-		child(o, ws, nws, index, p[1]);
+		close(res[0]);
+		close(cmd[1]);
+		serve(o, ws, nws, cmd[0], res[1]);
 	}
-	close(p[1]);
+	close(res[1]);
+	close(cmd[0]);
 	memset(w, 0, sizeof(*w));
 	w->pid = pid;
-	w->fd = p[0];
-	w->index = index;
-	w->start = now();
+	w->fd = res[0];
+	w->cmd = cmd[1];
 	return 0;
 }
 
@@ -149,7 +251,10 @@ struct pool {
 	size_t nfinished;
 };
 
-static void finish(struct pool *p, struct worker *w, int status)
+/* Delivers the task w was running, with its waitpid()-style status and
+ * the output it sent (out is taken over). */
+static void finish(struct pool *p, struct worker *w, int status,
+		   struct strbuf *out)
 {
 	struct finished *f = &p->fin[w->index];
 	struct pool_result *r = &f->r;
@@ -168,12 +273,53 @@ static void finish(struct pool *p, struct worker *w, int status)
 		r->outcome = POOL_DONE;
 	else
 		r->outcome = POOL_FAILED;
-	r->len = w->out.len;
-	f->output = sb_detach(&w->out);
+	r->len = out->len;
+	f->output = sb_detach(out);
 	r->output = f->output;
 	f->ready = true;
 	p->nfinished++;
+	w->busy = false;
+	w->timed_out = false;
+	w->interrupted = false;
+}
+
+/* The worker has gone (its result pipe ended): reaps it, and delivers
+ * the task it was on, if any, as its exit or its signal left it. */
+static void reap(struct pool *p, struct worker *w)
+{
+	struct strbuf none = STRBUF_INIT;
+	int status = 0;
+
+	close(w->fd);
+	if (w->cmd >= 0)
+		close(w->cmd);
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (w->busy) {
+		/* exited 0 without answering: not a finished task */
+		if (WIFEXITED(status) && !WEXITSTATUS(status))
+			status = 125 << 8;
+		finish(p, w, status, &none);
+	}
+	sb_release(&w->out);
 	w->pid = 0;
+}
+
+/* Delivers the task whose whole frame w->out holds. */
+static void take_frame(struct pool *p, struct worker *w)
+{
+	struct frame fr;
+	struct strbuf out = STRBUF_INIT;
+
+	if (!w->busy || w->out.len < sizeof(fr))
+		return;
+	memcpy(&fr, w->out.buf, sizeof(fr));
+	if (w->out.len - sizeof(fr) < fr.len)
+		return;
+	sb_add(&out, w->out.buf + sizeof(fr), (size_t)fr.len);
+	sb_reset(&w->out);
+	w->retiring = fr.last != 0;
+	finish(p, w, (fr.rc & 0xff) << 8, &out);
 }
 
 static void not_started(struct pool *p, size_t index, int err, bool interrupted)
@@ -188,23 +334,36 @@ static void not_started(struct pool *p, size_t index, int err, bool interrupted)
 	p->nfinished++;
 }
 
-/* Reads what worker w has written; at the end of its output, reaps it. */
+/* Reads what worker w has written: a task's frame, or the end, when it
+ * is reaped. */
 static void drain(struct pool *p, struct worker *w)
 {
 	char buf[65536];
 	ssize_t n = read(w->fd, buf, sizeof(buf));
-	int status = 0;
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n > 0) {
 		sb_add(&w->out, buf, (size_t)n);
+		take_frame(p, w);
 		return;
 	}
-	close(w->fd);
-	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	finish(p, w, status);
+	reap(p, w);
+}
+
+/* Gives task index to the idle worker w.  A worker that cannot take it
+ * has died: it is reaped and the task delivered as it died. */
+static void assign(struct pool *p, struct worker *w, size_t index)
+{
+	uint64_t i = index;
+
+	w->busy = true;
+	w->index = index;
+	w->start = now();
+	if (pool_write(w->cmd, (const char *)&i, sizeof(i))) {
+		kill(w->pid, SIGKILL);
+		reap(p, w);
+	}
 }
 
 /* Kills the workers past their deadline, or all of them on a stop. */
@@ -215,14 +374,16 @@ static void kill_late(struct pool *p)
 	for (size_t i = 0; i < p->nws; i++) {
 		struct worker *w = &p->ws[i];
 
-		if (!w->pid || w->timed_out || w->interrupted)
+		if (!w->pid || w->killed)
 			continue;
 		if (stop_signal) {
-			w->interrupted = true;
+			w->interrupted = w->busy;
+			w->killed = true;
 			kill(w->pid, SIGKILL);
-		} else if (p->o->timeout_ms &&
+		} else if (w->busy && p->o->timeout_ms &&
 			   (t - w->start) * 1000 > p->o->timeout_ms) {
 			w->timed_out = true;
+			w->killed = true;
 			kill(w->pid, SIGKILL);
 		}
 	}
@@ -257,7 +418,7 @@ static size_t wait_workers(struct pool *p)
 int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 {
 	struct pool p = { .o = o };
-	struct sigaction sa = { 0 }, old_int, old_term;
+	struct sigaction sa = { 0 }, ign = { 0 }, old_int, old_term, old_pipe;
 	size_t next = 0, delivered = 0, running = 0;
 
 	p.nws = o->jobs ? o->jobs : 1;
@@ -272,23 +433,31 @@ int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	/* a worker that died leaves its task pipe broken: an error, not a
+	 * signal, for the batch process */
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	live_nws = p.nws;
 	live_ws = p.ws;
 	while (delivered < ntasks) {
 		for (size_t i = 0; i < p.nws && next < ntasks && !stop_signal;
 		     i++) {
-			int err;
+			struct worker *w = &p.ws[i];
 
-			if (p.ws[i].pid)
+			if (w->pid && (w->busy || w->retiring || w->killed))
 				continue;
-			err = launch(o, p.ws, p.nws, &p.ws[i], next);
-			if (err && running)
-				break; /* again when one has finished */
-			if (err)
-				not_started(&p, next, -err, false);
-			else
+			if (!w->pid) {
+				int err = launch(o, p.ws, p.nws, w);
+
+				if (err && running)
+					break; /* again when one has finished */
+				if (err) {
+					not_started(&p, next++, -err, false);
+					continue;
+				}
 				running++;
-			next++;
+			}
+			assign(&p, w, next++);
 		}
 		for (; stop_signal && next < ntasks; next++)
 			not_started(&p, next, 0, true);
@@ -303,8 +472,23 @@ int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 		if (o->tick)
 			o->tick(o->arg, p.nfinished, ntasks);
 	}
+	/* the idle workers see their task pipe end, and exit */
+	for (size_t i = 0; i < p.nws; i++)
+		if (p.ws[i].pid) {
+			close(p.ws[i].cmd);
+			p.ws[i].cmd = -1;
+		}
+	for (size_t i = 0; i < p.nws; i++)
+		while (p.ws[i].pid) {
+			char buf[4096];
+			ssize_t n = read(p.ws[i].fd, buf, sizeof(buf));
+
+			if (!n || (n < 0 && errno != EINTR))
+				reap(&p, &p.ws[i]);
+		}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	live_ws = NULL;
 	free(p.fin);
 	free(p.pfd_worker);

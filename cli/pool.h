@@ -1,8 +1,9 @@
-/* A pool of worker processes: each task runs in a process forked for it,
- * at most a given number at once, and sends its result back over a pipe.
- * Processes, not threads: the engine keeps process-wide state (the symbol
- * table, the log-scan cache), and a bundle that crashes its analysis takes
- * only its own process down. */
+/* A pool of worker processes, at most a given number at once: each runs
+ * task after task (up to a few hundred, fewer when its memory grows) and
+ * sends each result back over a pipe.  Processes, not threads: the engine
+ * keeps process-wide state (the symbol table, the log-scan cache), and a
+ * task that crashes or hangs takes only its worker down: that task is
+ * reported as such, and a new worker takes the rest. */
 #ifndef RD_POOL_H
 #define RD_POOL_H
 
@@ -11,8 +12,8 @@
 #include <stddef.h>
 
 enum pool_outcome {
-	POOL_DONE, /* the task's process exited with status 0 */
-	POOL_FAILED, /* exited otherwise, was killed, or could not start */
+	POOL_DONE, /* work returned 0 */
+	POOL_FAILED, /* returned otherwise, its worker died on it, or none could start */
 	POOL_TIMED_OUT, /* killed at the time limit */
 	POOL_INTERRUPTED, /* stopped, or never started, on an interrupt */
 };
@@ -20,7 +21,9 @@ enum pool_outcome {
 struct pool_result {
 	size_t index;
 	enum pool_outcome outcome;
-	int status; /* waitpid() status; the errno when fork failed */
+	/* waitpid()-style: the exit status work returned, or how the worker
+	 * died on the task; the errno when fork failed */
+	int status;
 	bool started; /* false: fork failed, or the pool stopped first */
 	const char *output; /* what the task wrote, NUL-terminated, borrowed */
 	size_t len;
@@ -30,8 +33,10 @@ struct pool_result {
 struct pool_opts {
 	unsigned jobs; /* processes at once, at least 1 */
 	unsigned timeout_ms; /* per task; 0 = none */
-	/* In the task's process: writes the task's result to fd.  Returns
-	 * the process's exit status. */
+	/* In a worker process: writes the task's result to fd.  Returns
+	 * the task's status (0: done, else failed, as an exit status); the
+	 * worker then waits for its next task, so work must leave the
+	 * process as it found it (free what it made). */
 	int (*work)(void *arg, size_t index, int fd);
 	/* In the calling process, once for every task, in index order. */
 	void (*done)(void *arg, const struct pool_result *r);

@@ -59,6 +59,8 @@ struct report_doc {
 	const char *verdict; /* report_verdict */
 	bool insufficient; /* no layer could be judged */
 	const char *kind, *path, *hostname; /* the source; never NULL */
+	const char *const *paths; /* each path read (path joins them) */
+	size_t npaths;
 	const struct layer_view *layers; /* LAYER_COUNT of them */
 	struct report_diagnosis *diagnoses; /* most likely root cause first */
 	size_t ndiagnoses;

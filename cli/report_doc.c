@@ -92,6 +92,8 @@ struct report_doc *report_doc_new(const struct analysis *a,
 	doc->insufficient = analysis_insufficient(a);
 	doc->kind = or_empty(a->source_kind);
 	doc->path = or_empty(a->source_path);
+	doc->paths = (const char *const *)a->source_paths;
+	doc->npaths = a->nsource_paths;
 	doc->hostname = or_empty(a->hostname);
 	doc->layers = a->layers;
 	doc->ndiagnoses = n;

@@ -111,6 +111,15 @@ struct json *report_collectors_json(const struct fact_base *fb)
 	return arr;
 }
 
+static struct json *strings_json(char *const *list, size_t n)
+{
+	struct json *arr = json_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_push(arr, json_new_string(list[i]));
+	return arr;
+}
+
 struct json *report_json(const struct report_doc *doc)
 {
 	struct json *root = json_new_object(), *src = json_new_object(), *arr;
@@ -120,6 +129,10 @@ struct json *report_json(const struct report_doc *doc)
 	json_set(root, "verdict", json_new_string(doc->verdict));
 	json_set(src, "kind", json_new_string(doc->kind));
 	json_set(src, "path", json_new_string(doc->path));
+	arr = json_new_array();
+	for (size_t i = 0; i < doc->npaths; i++)
+		json_push(arr, json_new_string(doc->paths[i]));
+	json_set(src, "paths", arr);
 	json_set(src, "hostname", json_new_string(doc->hostname));
 	json_set(root, "source", src);
 	arr = json_new_array();
@@ -141,13 +154,15 @@ struct json *report_json(const struct report_doc *doc)
 	json_set(root, "diagnoses", arr);
 	arr = json_new_array();
 	for (size_t i = 0; i < doc->nskipped; i++) {
-		struct json *s = json_new_object(), *m = json_new_array();
+		const struct skipped *sk = &doc->skipped[i];
+		struct json *s = json_new_object(), *needs = json_new_object();
 
-		json_set(s, "id", json_new_string(doc->skipped[i].id));
-		for (size_t k = 0; k < doc->skipped[i].nmissing; k++)
-			json_push(m,
-				  json_new_string(doc->skipped[i].missing[k]));
-		json_set(s, "missing", m);
+		json_set(s, "id", json_new_string(sk->id));
+		json_set(s, "missing", strings_json(sk->missing, sk->nmissing));
+		json_set(needs, "facts", strings_json(sk->kinds, sk->nkinds));
+		json_set(needs, "answers",
+			 strings_json(sk->questions, sk->nquestions));
+		json_set(s, "needs", needs);
 		json_push(arr, s);
 	}
 	json_set(root, "skipped", arr);

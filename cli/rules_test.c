@@ -41,10 +41,21 @@ struct fired {
 	size_t n, cap;
 };
 
+/* The rules and kb the cases of one suite run on, loaded once for all
+ * of them: what each case would otherwise load for itself. */
+struct shared {
+	bool loaded; /* tried, for this overlay */
+	const char *overlay; /* the suite's rule directory, or NULL */
+	struct analysis_base base;
+	int rc; /* analysis_base_load's; nonzero: each case loads its own */
+	struct diag *d; /* what loading said, which each case's own says */
+};
+
 struct run {
 	const struct options *o;
 	unsigned passed, failed, broken; /* broken: malformed test files */
 	struct fired fired;
+	struct shared shared;
 };
 
 /* One test file being run. */
@@ -602,6 +613,42 @@ static bool check_case(struct tfile *t, const struct ynode *c)
 	       check_expect(t, expect);
 }
 
+static void shared_release(struct shared *sh)
+{
+	if (sh->loaded && !sh->rc)
+		analysis_base_release(&sh->base);
+	diag_free(sh->d);
+	memset(sh, 0, sizeof(*sh));
+}
+
+/* The base for a case of t run with ao, loaded on the suite's first
+ * case, or NULL when loading fails (the case then loads, and reports,
+ * for itself).  The loading's messages are copied into d, as a case
+ * that loaded for itself would have them. */
+static const struct analysis_base *
+shared_base(struct tfile *t, const struct analysis_opts *ao, struct diag *d)
+{
+	struct shared *sh = &t->run->shared;
+
+	if (sh->loaded && sh->overlay != t->overlay)
+		shared_release(sh);
+	if (!sh->loaded) {
+		sh->loaded = true;
+		sh->overlay = t->overlay;
+		sh->d = diag_new();
+		sh->rc = analysis_base_load(ao, sh->d, &sh->base);
+	}
+	if (sh->rc)
+		return NULL;
+	for (size_t i = 0; i < diag_count(sh->d); i++) {
+		const struct diag_entry *e = diag_get(sh->d, i);
+
+		diag_at(d, e->level, e->file, e->line, e->col, e->snippet,
+			"%s", e->message);
+	}
+	return &sh->base;
+}
+
 static void run_case(struct tfile *t, const struct ynode *c)
 {
 	const struct ynode *root = ynode_get(c, "root"),
@@ -646,6 +693,7 @@ static void run_case(struct tfile *t, const struct ynode *c)
 	ao.no_site_rules = true;
 	ao.seed = seed_facts;
 	ao.seed_arg = &seed;
+	ao.base = shared_base(t, &ao, d);
 	rc = analysis_run(&ao, d, &a);
 	if (rc || !a || diag_errors(t->d) > nd) {
 		sb_puts(&diff, "the case could not run:\n");
@@ -819,7 +867,7 @@ static void run_dir(struct run *run, const char *dir, bool cover)
 
 int rules_test(const struct options *o, char **paths, size_t npaths)
 {
-	struct run run = { o, 0, 0, 0, { NULL, 0, 0 } };
+	struct run run = { .o = o };
 
 	if (!npaths) {
 		char *dir = xasprintf("%s/rules", analysis_datadir());
@@ -843,6 +891,7 @@ int rules_test(const struct options *o, char **paths, size_t npaths)
 			free(dir);
 		}
 	}
+	shared_release(&run.shared);
 	printf("%u passed, %u failed", run.passed, run.failed);
 	if (run.broken)
 		printf(", %u test file%s could not be read", run.broken,

@@ -883,6 +883,45 @@ static uint32_t adapter_of(const struct fact_base *fb, const struct fact *h)
 	return 0;
 }
 
+/* The family an hca's running firmware names when nothing else tells
+ * the adapter: the first field of the version is the device's
+ * (kb/adapters.yaml fw_major, from the mlxup/MFT firmware tables), and
+ * it is taken only when every entry with that major is of one family
+ * (16 is ConnectX-5 and ConnectX-5 Ex, 2 ConnectX-3 and ConnectX-3 Pro:
+ * no family then).  Returns an interned family name, or 0. */
+static uint32_t family_of_fw_major(const struct fact_base *fb,
+				   const struct fact *h)
+{
+	const struct value *fw = fact_get(h, sym_intern_cstr("fw_ver"));
+	const char *t = fw ? value_text(fw) : NULL, *dot;
+	char *end;
+	long major;
+	const uint32_t *hit;
+	size_t k = 0;
+	uint32_t family = 0, fam = sym_intern_cstr("family");
+	struct value key;
+
+	if (!t || !(dot = strchr(t, '.')) || dot == t)
+		return 0;
+	errno = 0;
+	major = strtol(t, &end, 10);
+	if (errno || end != dot || major <= 0 || major > 0xffff)
+		return 0;
+	key = value_int(major);
+	hit = fact_base_lookup(fb, sym_intern_cstr("adapter"),
+			       sym_intern_cstr("fw_major"), &key, &k);
+	for (size_t i = 0; i < k; i++) {
+		const struct value *f = fact_get(fact_base_get(fb, hit[i]), fam);
+		uint32_t name = f && value_text(f) ?
+					sym_intern_cstr(value_text(f)) : 0;
+
+		if (!name || (family && name != family))
+			return 0;
+		family = name;
+	}
+	return family;
+}
+
 /* Fields an hca takes from its adapter entry when no source showed them:
  * knowledge, not host evidence, so they carry no provenance. */
 static const char *const from_adapter[] = { "family", "virtual_function" };
@@ -1031,7 +1070,8 @@ static void imply_port_fields(struct fact_base *fb, uint32_t id)
 }
 
 /* Completes each hca from the knowledge base (family, virtual function,
- * by PCI id or model) and from other sources' facts of the same adapter
+ * by PCI id or model, else the family alone by firmware major) and from
+ * other sources' facts of the same adapter
  * (firmware and PSID from ethtool -i or a firmware query), then each
  * port with the fields its evidence implies, through fact_base_enrich: a
  * field a source already set is never replaced. */
@@ -1046,6 +1086,13 @@ void collect_enrich(struct fact_base *fb)
 
 		borrow_fields(fb, id);
 		a = adapter_of(fb, fact_base_get(fb, id));
+		if (!a) {
+			uint32_t f = family_of_fw_major(fb, fact_base_get(fb, id));
+
+			if (f)
+				fact_base_enrich(fb, id, sym_intern_cstr("family"),
+						 value_cstr(sym_str(f)), NULL);
+		}
 		for (size_t k = 0; a && k < ARRAY_SIZE(from_adapter); k++) {
 			const struct field *fl =
 				fact_field(fact_base_get(fb, a),

@@ -45,6 +45,23 @@ struct fact_base {
 	/* content hash -> derived fact ids, for dedup of asserted facts */
 	struct slot *dedup;
 	size_t ndedup, useddedup;
+	struct mark *mark; /* what fact_base_rollback returns to, or NULL */
+};
+
+/* The base as fact_base_mark found it.  Facts and sources are only ever
+ * appended, and fields of a fact only appended, so counts restore them;
+ * the two hash tables are copied whole, since an insertion may have
+ * rehashed them. */
+struct mark {
+	size_t n; /* facts */
+	uint32_t *nfields; /* each marked fact's field count */
+	size_t nsources, nsrcidx;
+	struct slot *slots;
+	size_t nslots, used;
+	struct slot *dedup;
+	size_t ndedup, useddedup;
+	struct arena *arena; /* the newest arena then, and how full */
+	size_t arena_used;
 };
 
 static void *arena_alloc(struct fact_base *fb, size_t n)
@@ -100,10 +117,13 @@ static void free_slots(struct slot *slots, size_t n)
 	free(slots);
 }
 
+static void mark_free(struct mark *m);
+
 void fact_base_free(struct fact_base *fb)
 {
 	if (!fb)
 		return;
+	mark_free(fb->mark);
 	for (size_t i = 0; i < fb->n; i++) {
 		free(fb->facts[i]->fields);
 		free(fb->facts[i]);
@@ -164,6 +184,97 @@ uint32_t fact_base_source(struct fact_base *fb, const char *name)
 const char *fact_base_source_name(const struct fact_base *fb, uint32_t src)
 {
 	return src < fb->nsources ? fb->sources[src] : "";
+}
+
+/* ---- mark and rollback ---- */
+
+/* A copy of a hash table, each bucket's id list its own. */
+static struct slot *slots_dup(const struct slot *slots, size_t n)
+{
+	struct slot *t = n ? xmalloc(n * sizeof(*t)) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		t[i] = slots[i];
+		if (!slots[i].ids)
+			continue;
+		t[i].ids = xmalloc(slots[i].cap * sizeof(*t[i].ids));
+		memcpy(t[i].ids, slots[i].ids,
+		       slots[i].n * sizeof(*slots[i].ids));
+	}
+	return t;
+}
+
+static void mark_free(struct mark *m)
+{
+	if (!m)
+		return;
+	free(m->nfields);
+	free_slots(m->slots, m->nslots);
+	free_slots(m->dedup, m->ndedup);
+	free(m);
+}
+
+void fact_base_mark(struct fact_base *fb)
+{
+	struct mark *m = xcalloc(1, sizeof(*m));
+
+	mark_free(fb->mark);
+	m->n = fb->n;
+	m->nfields = xcalloc(fb->n + 1, sizeof(*m->nfields));
+	for (size_t i = 0; i < fb->n; i++)
+		m->nfields[i] = fb->facts[i]->nfields;
+	m->nsources = fb->nsources;
+	m->nsrcidx = fb->nsrcidx;
+	m->slots = slots_dup(fb->slots, fb->nslots);
+	m->nslots = fb->nslots;
+	m->used = fb->used;
+	m->dedup = slots_dup(fb->dedup, fb->ndedup);
+	m->ndedup = fb->ndedup;
+	m->useddedup = fb->useddedup;
+	m->arena = fb->arena;
+	m->arena_used = fb->arena ? fb->arena->used : 0;
+	fb->mark = m;
+}
+
+void fact_base_rollback(struct fact_base *fb)
+{
+	const struct mark *m = fb->mark;
+
+	if (!m)
+		return;
+	for (size_t i = m->n; i < fb->n; i++) {
+		free(fb->facts[i]->fields);
+		free(fb->facts[i]);
+	}
+	fb->n = m->n;
+	for (size_t i = 0; i < m->n; i++)
+		fb->facts[i]->nfields = m->nfields[i];
+	free_slots(fb->slots, fb->nslots);
+	fb->slots = slots_dup(m->slots, m->nslots);
+	fb->nslots = m->nslots;
+	fb->used = m->used;
+	free_slots(fb->dedup, fb->ndedup);
+	fb->dedup = slots_dup(m->dedup, m->ndedup);
+	fb->ndedup = m->ndedup;
+	fb->useddedup = m->useddedup;
+	for (size_t i = m->nsources; i < fb->nsources; i++)
+		free(fb->sources[i]);
+	fb->nsources = m->nsources;
+	/* rebuilt, not copied: a dropped name's probe chain must not stay */
+	free(fb->srcidx);
+	fb->srcidx = xcalloc(m->nsrcidx, sizeof(*fb->srcidx));
+	fb->nsrcidx = m->nsrcidx;
+	for (size_t i = 0; i < fb->nsources; i++)
+		source_index_put(fb->srcidx, fb->nsrcidx, fb->sources[i],
+				 (uint32_t)i);
+	while (fb->arena != m->arena) {
+		struct arena *next = fb->arena->next;
+
+		free(fb->arena);
+		fb->arena = next;
+	}
+	if (fb->arena)
+		fb->arena->used = m->arena_used;
 }
 
 static struct prov make_prov(struct fact_base *fb, uint32_t src, uint32_t line,

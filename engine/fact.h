@@ -41,6 +41,17 @@ struct fact_base;
 struct fact_base *fact_base_new(void);
 void fact_base_free(struct fact_base *fb);
 
+/* Remembers the base as it is now (a knowledge base just loaded), for
+ * fact_base_rollback; a second mark replaces the first.  The mark holds
+ * a copy of the indexes, so it costs about what they do. */
+void fact_base_mark(struct fact_base *fb);
+/* Returns the base to its mark: the facts, sources, fields, index
+ * entries and copied text added since are dropped, and what they owned
+ * freed, so that the next analysis on the base sees what the first saw.
+ * Facts, values and text taken from the base since the mark must no
+ * longer be used.  Without a mark, does nothing. */
+void fact_base_rollback(struct fact_base *fb);
+
 /* Registers a source (a path, "live:/sys/...", "kb/adapters.yaml") and
  * returns its id; equal names share one id. */
 uint32_t fact_base_source(struct fact_base *fb, const char *name);

@@ -126,10 +126,10 @@ expect kind-override 1 "bw-below-line-rate" -- \
 # --- a sosreport tarball, read in place, gives the same JSON as its
 # directory (but for the path); every compression sos uses
 for bundle in $EX tests/fixtures/sos-debian-vm/sosreport-vm-fixture-2026-11-29-lpigkjd; do
-	"$BIN" analyze --json "$bundle" | grep -v '"path":' > "$T/dir.json"
+	"$BIN" analyze --json "$bundle" | jq 'del(.source.path, .source.paths)' > "$T/dir.json"
 	for z in J z j; do
 		tar -C "$(dirname "$bundle")" -c${z}f "$T/bundle.tar" "$(basename "$bundle")"
-		"$BIN" analyze --json "$T/bundle.tar" | grep -v '"path":' > "$T/tar.json"
+		"$BIN" analyze --json "$T/bundle.tar" | jq 'del(.source.path, .source.paths)' > "$T/tar.json"
 		if diff -u "$T/dir.json" "$T/tar.json" > "$T/tar.diff"; then ok; else
 			bad "tar -$z of $(basename "$bundle") differs from the directory:"
 			head -20 "$T/tar.diff" | sed 's/^/    /'
@@ -590,6 +590,21 @@ grep -q "redacted-guid.*ffff" "$T/redc/map.tsv" && bad "collect --redact: a kern
 "$BIN" analyze --json "$tgz" 2>/dev/null | jq -r '.diagnoses[0].id' > "$T/redc/id"
 [ "$(cat "$T/redc/id")" = fw-below-driver-minimum ] && ok ||
 	bad "collect --redact: the masked bundle ranks $(cat "$T/redc/id") first"
+
+# --- JSON lists are lists: source.paths names each path analysed, and a
+# skipped rule's needs give the fact kinds and questions as data
+"$BIN" analyze --json examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb \
+	examples/cx5-fw-mismatch/ib_write_bw.txt > "$T/paths.json" 2> /dev/null
+[ "$(jq -r '.source.paths | join("|")' "$T/paths.json")" = \
+	"examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb|examples/cx5-fw-mismatch/ib_write_bw.txt" ] &&
+	ok || bad "json: source.paths does not list the two paths"
+"$BIN" check --json --root tests/fixtures/cx5-fw-mismatch/root > "$T/needs.json" 2> /dev/null
+jq -e '.skipped[] | select(.id == "bandwidth-low-reported") | .needs.answers == ["symptom"]' \
+	"$T/needs.json" > /dev/null && ok || bad "json: bandwidth-low-reported does not need the answer to symptom"
+jq -e '[.skipped[] | select(.needs.facts | index("app_error"))] | length > 0' "$T/needs.json" > /dev/null &&
+	ok || bad "json: no skipped rule needs app_error facts"
+jq -e '[.skipped[] | select((.needs.facts | length) + (.needs.answers | length) == 0)] | length == 0' \
+	"$T/needs.json" > /dev/null && ok || bad "json: a skipped rule needs nothing"
 
 # --- the man page covers every option of the options table, and has the
 # sections a user looks for

@@ -189,5 +189,26 @@ if command -v bash > /dev/null 2>&1; then
 die 1: rdmadoctor:  firmware layer: mlx5_0 (ConnectX-5) runs firmware 16.26.1040, but MLNX_OFED 5.7-1.0.2 needs firmware 16.27.2000 or newer (fw-below-driver-minimum)" "$out"
 fi
 
+# batch --redact: one redactor for the fleet, so each host keeps one token
+# in its line, the summary and the map; no host name or GUID survives;
+# merging redacted shards would make two hosts share a token, so --merge
+# refuses it
+VM=tests/fixtures/sos-debian-vm/sosreport-vm-fixture-2026-11-29-lpigkjd
+CX=examples/cx5-fw-mismatch/sosreport-cx5-node07-2024-03-18-kqzwpvb
+"$BIN" batch --json --jobs 2 --redact --redact-map "$T/red.map" $VM $CX > "$T/red.jsonl" 2> "$T/red.err"
+check "batch --redact exit code" 1 $?
+if grep -q -e cx5-node07 -e 0c42:a103:00d9:e4a0 -e '"hostname":"vm"' "$T/red.jsonl"; then
+	bad "batch --redact: a host name or GUID is left"
+else ok; fi
+check "batch --redact: host tokens in input order" "redacted-host-1 redacted-host-2" \
+	"$(head -n 2 "$T/red.jsonl" | jq -r '.source.hostname' | tr '\n' ' ' | sed 's/ $//')"
+check "batch --redact: the summary names the same token" "redacted-host-2" \
+	"$(tail -n 1 "$T/red.jsonl" | jq -r '.fleet.diagnoses[] | select(.id == "fw-below-driver-minimum") | .hosts[0]')"
+check "batch --redact-map" "redacted-host-1	vm|redacted-host-2	cx5-node07" \
+	"$(grep '^redacted-host-' "$T/red.map" | tr '\n' '|' | sed 's/|$//')"
+"$BIN" batch --merge --redact "$T/red.jsonl" > /dev/null 2> "$T/red.err"
+check "batch --merge --redact is refused" 2 $?
+grep -q "does not take --redact" "$T/red.err" && ok || bad "batch --merge --redact: no reason given"
+
 echo "fleet: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,7 +1,8 @@
 /* analysis: several analyses in one process (the guide's re-check, batch's
  * base loaded once) each own their kb's log scanner and find the same
- * signatures, and a kb whose signature pattern does not compile fails the
- * load at its position instead of the log scan. */
+ * signatures; analyses on one loaded base (rules test, a batch worker)
+ * see what a fresh load would; and a kb whose signature pattern does not
+ * compile fails the load at its position instead of the log scan. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "engine/strbuf.h"
 #include "engine/symbol.h"
 
 #define LOG "tests/fixtures/kernel-log/module-bad-cable.txt"
@@ -83,6 +85,104 @@ static void test_analyses_side_by_side(void **state)
 	diag_free(d);
 }
 
+/* Everything an analysis found, as text (owned): every fact with its
+ * fields and provenance, the diagnoses, the skipped rules and the layers. */
+static char *dump(const struct analysis *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (uint32_t id = 1; id <= fact_base_count(a->fb); id++) {
+		const struct fact *f = fact_base_get(a->fb, id);
+
+		sb_printf(&sb, "%u %s %s:%u cf=%g firing=%u %s\n", f->id,
+			  sym_str(f->kind),
+			  fact_base_source_name(a->fb, f->prov.src),
+			  f->prov.line, f->cf, f->firing,
+			  f->prov.text ? f->prov.text : "-");
+		for (uint32_t i = 0; i < f->nfields; i++) {
+			const struct field *fl = &f->fields[i];
+
+			sb_printf(&sb, "  %s=", sym_str(fl->name));
+			value_format(&fl->v, &sb);
+			sb_printf(&sb, " %s:%u\n",
+				  fact_base_source_name(a->fb, fl->prov.src),
+				  fl->prov.line);
+		}
+	}
+	for (size_t i = 0; a->dl && i < a->dl->n; i++) {
+		const struct diagnosis *g = a->dl->items[i];
+
+		sb_printf(&sb, "diagnosis %d %s cf=%g %s\n", g->rank, g->id,
+			  g->cf, g->message);
+	}
+	for (size_t i = 0; i < a->nskipped; i++)
+		sb_printf(&sb, "skipped %s %zu\n", a->skipped[i].id,
+			  a->skipped[i].nmissing);
+	for (int l = 0; l < LAYER_COUNT; l++)
+		sb_printf(&sb, "layer %d %s %s\n", l,
+			  layer_status_to_str(a->layers[l].status),
+			  a->layers[l].summary ? a->layers[l].summary : "-");
+	return sb_detach(&sb);
+}
+
+static char *dump_root(const char *root, const struct analysis_base *base,
+		       const char *answer)
+{
+	struct analysis_opts o = { 0 };
+	struct analysis *a = NULL;
+	struct diag *d = diag_new();
+	char *text;
+
+	o.root = root;
+	o.no_site_rules = true;
+	o.base = base;
+	o.answers = &answer;
+	o.nanswers = answer != NULL;
+	assert_int_equal(analysis_run(&o, d, &a), 0);
+	assert_non_null(a);
+	text = dump(a);
+	analysis_free(a);
+	assert_int_equal(diag_errors(d), 0);
+	diag_free(d);
+	return text;
+}
+
+#define FAULTY "tests/fixtures/cx5-fw-mismatch/root"
+#define HEALTHY "tests/fixtures/healthy-cx5/root"
+
+/* Analyses one after another on one loaded base: each result is the one
+ * a fresh load gives, whatever ran on the base before. */
+static void test_base_rolls_back(void **state)
+{
+	struct analysis_opts o = { 0 };
+	struct analysis_base base;
+	struct diag *d = diag_new();
+	char *fresh_healthy, *fresh_faulty, *text;
+
+	(void)state;
+	setenv("RDMADOCTOR_DATADIR", ".", 1);
+	o.no_site_rules = true;
+	fresh_healthy = dump_root(HEALTHY, NULL, NULL);
+	fresh_faulty = dump_root(FAULTY, NULL, NULL);
+	assert_string_not_equal(fresh_healthy, fresh_faulty);
+	assert_int_equal(analysis_base_load(&o, d, &base), 0);
+	/* the faulty host first: its facts, firings and answer must go */
+	text = dump_root(FAULTY, &base, "recent_change=driver");
+	assert_string_not_equal(text, fresh_faulty); /* the answer shows */
+	free(text);
+	text = dump_root(HEALTHY, &base, NULL);
+	assert_string_equal(text, fresh_healthy);
+	free(text);
+	text = dump_root(FAULTY, &base, NULL);
+	assert_string_equal(text, fresh_faulty);
+	free(text);
+	analysis_base_release(&base);
+	free(fresh_healthy);
+	free(fresh_faulty);
+	assert_int_equal(diag_errors(d), 0);
+	diag_free(d);
+}
+
 /* A copy of rules/ and kb/ whose first signature pattern opens one
  * group more than it closes. */
 static void test_broken_signature_pattern(void **state)
@@ -122,6 +222,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_analyses_side_by_side),
+		cmocka_unit_test(test_base_rolls_back),
 		cmocka_unit_test(test_broken_signature_pattern),
 	};
 

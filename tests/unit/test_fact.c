@@ -7,6 +7,8 @@
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
 
+#include <stdio.h>
+
 #include "engine/fact.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
@@ -268,6 +270,100 @@ static void test_many_sources(void **state)
 	fact_base_free(fb);
 }
 
+/* A derived "symptom name=slow" fact, as a rule asserts it. */
+static bool assert_symptom(struct fact_base *fb)
+{
+	struct fact *f = fact_base_begin(fb, S("symptom"), 0, 0, NULL, 0);
+	bool added;
+
+	f->firing = 1;
+	fact_put(fb, f, S("name"), value_cstr("slow"), 0, NULL, 0);
+	fact_base_commit(fb, f, &added);
+	return added;
+}
+
+/* Rollback to a mark: the base is what it was at the mark, twice over,
+ * whatever was added in between (facts, fields merged into a marked fact
+ * or enriched onto it, their index entries, sources, derived facts). */
+static void test_rollback(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	const struct fact *kb;
+	struct value fw = value_version("16.99.9999", 10, VERSION_FW);
+	struct value psid = value_cstr("MT_0000000008");
+	uint32_t src;
+	size_t n;
+
+	(void)state;
+	kb = add_fact(fb, "hca", "name=mlx5_0", "model=MT4119", NULL);
+	src = fact_base_source(fb, "kb/adapters.yaml");
+	fact_base_mark(fb);
+	for (int round = 0; round < 2; round++) {
+		const struct fact *merged;
+		struct prov p = { 0, 0, NULL };
+
+		merged = add_fact(fb, "hca", "name=mlx5_0", "fw_ver=16.99.9999",
+				  NULL);
+		assert_ptr_equal(merged, kb);
+		assert_int_equal(fact_base_enrich(fb, kb->id, S("psid"), psid,
+						  &p),
+				 0);
+		add_fact(fb, "hca", "name=mlx5_1", NULL);
+		add_fact(fb, "port", "hca=mlx5_0", "port=1", NULL);
+		assert_true(assert_symptom(fb));
+		assert_int_equal(fact_base_source(fb, "sos/ibstat"), src + 1);
+		assert_int_equal(fact_base_count(fb), 4);
+		fact_base_lookup(fb, S("hca"), S("fw_ver"), &fw, &n);
+		assert_int_equal(n, 1);
+
+		fact_base_rollback(fb);
+		assert_int_equal(fact_base_count(fb), 1);
+		assert_int_equal(kb->nfields, 2);
+		assert_null(fact_get(kb, S("fw_ver")));
+		assert_null(fact_get(kb, S("psid")));
+		fact_base_lookup(fb, S("hca"), S("fw_ver"), &fw, &n);
+		assert_int_equal(n, 0);
+		fact_base_lookup(fb, S("hca"), S("psid"), &psid, &n);
+		assert_int_equal(n, 0);
+		fact_base_of_kind(fb, S("hca"), &n);
+		assert_int_equal(n, 1);
+		fact_base_of_kind(fb, S("port"), &n);
+		assert_int_equal(n, 0);
+		/* what the mark holds stays; what came after is gone */
+		assert_int_equal(fact_base_source(fb, "kb/adapters.yaml"), src);
+		assert_string_equal(fact_base_source_name(fb, src + 1), "");
+		assert_string_equal(fact_text(kb, "model"), "MT4119");
+	}
+	/* the derived fact went too: asserting it again adds it */
+	assert_true(assert_symptom(fb));
+	fact_base_free(fb);
+}
+
+/* Enough facts and sources after the mark that the indexes rehash. */
+static void test_rollback_after_growth(void **state)
+{
+	struct fact_base *fb = fact_base_new();
+	char name[32];
+	size_t n;
+
+	(void)state;
+	add_fact(fb, "hca", "name=kb0", NULL);
+	fact_base_mark(fb);
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "name=mlx5_%d", i);
+		add_fact(fb, "hca", name, NULL);
+		fact_base_source(fb, name);
+	}
+	fact_base_rollback(fb);
+	assert_int_equal(fact_base_count(fb), 1);
+	fact_base_of_kind(fb, S("hca"), &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(fact_base_source(fb, "name=mlx5_7"), 2);
+	add_fact(fb, "hca", "name=mlx5_7", NULL);
+	assert_int_equal(fact_base_count(fb), 2);
+	fact_base_free(fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +377,8 @@ int main(void)
 		cmocka_unit_test(test_derived_dedup),
 		cmocka_unit_test(test_provenance),
 		cmocka_unit_test(test_many_sources),
+		cmocka_unit_test(test_rollback),
+		cmocka_unit_test(test_rollback_after_growth),
 	};
 
 	return cmocka_run_group_tests_name("fact", tests, NULL, NULL);

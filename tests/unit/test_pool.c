@@ -1,6 +1,7 @@
 /* pool: every task delivered once, in index order, whatever the order
  * the processes finish in; a crash, a hang past the time limit and an
- * interrupt each reported as such. */
+ * interrupt each reported as such; a worker serves many tasks, and is
+ * replaced after a crash and after its share. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,12 +168,69 @@ static void test_interrupt(void **state)
 		assert_int_equal(s.outcome[i], POOL_INTERRUPTED);
 }
 
+#define MANY 600
+
+struct pids {
+	size_t n;
+	pid_t pid[MANY];
+	enum pool_outcome outcome[MANY];
+};
+
+/* Writes the worker's pid; task 10 crashes its worker. */
+static int work_pid(void *arg, size_t i, int fd)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%ld", (long)getpid());
+
+	(void)arg;
+	if (i == 10)
+		abort();
+	return pool_write(fd, buf, (size_t)n) ? 1 : 0;
+}
+
+static void done_pid(void *arg, const struct pool_result *r)
+{
+	struct pids *s = arg;
+
+	assert_int_equal(r->index, s->n);
+	s->outcome[s->n] = r->outcome;
+	s->pid[s->n++] = r->outcome == POOL_DONE ? atol(r->output) : 0;
+}
+
+static void test_workers_live_long(void **state)
+{
+	struct pids s = { 0 };
+	struct pool_opts o = {
+		.jobs = 1, .work = work_pid, .done = done_pid, .arg = &s
+	};
+	size_t workers = 1;
+
+	(void)state;
+	assert_int_equal(pool_run(MANY, &o, NULL), 0);
+	assert_int_equal(s.n, MANY);
+	assert_int_equal(s.outcome[10], POOL_FAILED);
+	for (size_t i = 0; i < MANY; i++)
+		if (i != 10)
+			assert_int_equal(s.outcome[i], POOL_DONE);
+	/* one worker for tasks 0-9, a new one after the crash */
+	for (size_t i = 1; i < 10; i++)
+		assert_int_equal(s.pid[i], s.pid[0]);
+	assert_true(s.pid[11] != s.pid[0]);
+	for (size_t i = 12; i < MANY; i++)
+		if (s.pid[i] != s.pid[i - 1])
+			workers++;
+	/* the one after the crash serves its share, then another takes
+	 * over: more than one, far fewer than a process per task */
+	assert_true(workers >= 3 && workers <= 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_in_order),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_interrupt),
+		cmocka_unit_test(test_workers_live_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

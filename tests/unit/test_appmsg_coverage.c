@@ -59,8 +59,8 @@ static const struct group groups[] = {
 	{ "libfabric_efa", "libfabric:4021:1700000000::efa:ep_ctrl:%f():123<warn> ",
 	  "libfabric:4021:1700000000::efa:ep_ctrl:%f():123<warn> ", "efa_0", 0 },
 	/* fprintf(stderr, ...) prints bare; verbs_err() adds "dev: func:line: ". */
-	{ "perftest", "", "", "mlx5_0", 23 },
-	{ "libibverbs", "", "", "mlx5_0", 39 },
+	{ "perftest", "", "", "mlx5_0", 21 },
+	{ "libibverbs", "", "", "mlx5_0", 36 },
 	{ "librdmacm", "", "", "mlx5_0", 13 },
 	{ "providers", "", "", "mlx5_0", 0 },
 	/* BTL_ERROR: "[host][[job,vpid],rank][file:line:func] "; PML_UCX_ERROR:
@@ -69,7 +69,7 @@ static const struct group groups[] = {
 	  "mlx5_0", 16 },
 	/* include/spdk/log.h: "[time] file: line:func: *ERROR*: ". */
 	{ "spdk", "[2024-01-01 10:00:00.123456] %F: 123:%f: *ERROR*: ",
-	  "[2024-01-01 10:00:00.123456] %F: 123:%f: *WARNING*: ", "mlx5_0", 0 },
+	  "[2024-01-01 10:00:00.123456] %F: 123:%f: *WARNING*: ", "mlx5_0", 3 },
 	/* libcfs: "LNetError: pid:0:(file:line:func()) ". */
 	{ "lustre", "LNetError: 4021:0:(%F:123:%f()) ",
 	  "LNet: 4021:0:(%F:123:%f()) ", "o2ib", 5 },

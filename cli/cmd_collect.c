@@ -9,6 +9,7 @@
 #include "analysis/analysis.h"
 #include "cli/answers.h"
 #include "cli/commands.h"
+#include "cli/redact.h"
 #include "cli/report.h"
 #include "cli/savefile.h"
 #include "collectors/sources/snapshot.h"
@@ -51,6 +52,50 @@ struct snapshot_out {
 	const char *hostname;
 };
 
+static char *mask_member(void *ctx, const char *data, size_t len,
+			 size_t *outlen)
+{
+	return redact_bytes(ctx, data, len, outlen);
+}
+
+/* --redact: every member of the snapshot and its host name masked, the
+ * map written when --redact-map asks for it.  Returns the masked host
+ * name (owned), or NULL when the map could not be written. */
+static char *redact_snapshot(const struct options *o, struct snapshot *snap,
+			     const struct analysis *a, struct diag *d)
+{
+	struct redactor *r = redact_new();
+	char *host, *map = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err = 0;
+
+	redact_add(r, REDACT_HOST, a->hostname);
+	redact_add_facts(r, a->fb);
+	snapshot_mask(snap, mask_member, r);
+	host = redact_text(r, a->hostname, strlen(a->hostname));
+	if (o->redact_map) {
+		mem = open_memstream(&map, &len);
+		if (mem) {
+			redact_write_map(r, mem);
+			fclose(mem);
+			err = savefile_write_private(o->redact_map,
+						     map ? map : "", d);
+		} else {
+			err = -1;
+			diag_error(d, "%s: cannot render the map",
+				   o->redact_map);
+		}
+		free(map);
+	}
+	redact_free(r);
+	if (err) {
+		free(host);
+		return NULL;
+	}
+	return host;
+}
+
 static int fill_snapshot(int fd, void *ctx, char *err, size_t errsize)
 {
 	struct snapshot_out *so = ctx;
@@ -65,7 +110,7 @@ int cmd_collect(struct options *o)
 	struct snapshot *snap;
 	struct diag *d;
 	struct analysis *a = NULL;
-	char *path;
+	char *path, *host = NULL;
 	int rc;
 
 	if (o->nargs) {
@@ -84,10 +129,17 @@ int cmd_collect(struct options *o)
 		diag_print(d, stderr, "rdmadoctor");
 		goto out;
 	}
-	path = o->output ? xstrdup(o->output) : default_name(a->hostname);
+	host = o->redact ? redact_snapshot(o, snap, a, d) :
+			   xstrdup(a->hostname);
+	if (!host) {
+		diag_print(d, stderr, "rdmadoctor");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	path = o->output ? xstrdup(o->output) : default_name(host);
 	/* The snapshot holds the host's logs: private, whatever the umask. */
 	rc = savefile_commit(path, SAVEFILE_MODE_PRIVATE, fill_snapshot,
-			     &(struct snapshot_out){ snap, a->hostname }, d) ?
+			     &(struct snapshot_out){ snap, host }, d) ?
 		     EXIT_USAGE :
 		     0;
 	diag_print(d, stderr, "rdmadoctor");
@@ -108,6 +160,8 @@ int cmd_collect(struct options *o)
 		       path, snapshot_count(snap), path);
 	}
 	free(path);
+done:
+	free(host);
 	analysis_free(a);
 out:
 	answers_release(&as);

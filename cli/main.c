@@ -140,17 +140,20 @@ static const struct command_entry commands[] = {
 		  OPT(MERGE),
 	  NULL, 0 },
 	{ "collect", cmd_collect,
-	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest]",
+	  "collect [-o FILE] [--root DIR] [--timeout SEC] [--perftest] [--redact]",
 	  "Record what 'check' reads on this host -- the sysfs RDMA tree, /proc,\n"
 	  "  module versions, kernel config and log, the output of each tool it runs,\n"
 	  "  and the libibverbs results -- into a .tar.gz in sosreport layout, for a\n"
 	  "  support engineer to diagnose offline.  It only reads the system; every\n"
 	  "  command runs with the timeout.  FILE defaults to\n"
-	  "  rdmadoctor-<host>-<UTC time>.tar.gz in the current directory.\n"
+	  "  rdmadoctor-<host>-<UTC time>.tar.gz in the current directory.  With\n"
+	  "  --redact every file in it is masked as reports are (the host name,\n"
+	  "  addresses, GUIDs, serial numbers, user names), and so is its name.\n"
 	  "  Example: rdmadoctor collect -o /tmp/node07.tar.gz\n"
+	  "           rdmadoctor collect --redact --redact-map map.tsv\n"
 	  "           rdmadoctor analyze /tmp/node07.tar.gz",
 	  OPT(JSON) | OPT(PRETTY) | OPT(OUTPUT) | OPT(ROOT) | OPT(TIMEOUT) |
-		  OPT(PERFTEST) | OPT(RULES) | OPT(DEADLINE),
+		  OPT(PERFTEST) | OPT(RULES) | OPT(DEADLINE) | OPTS_REDACT,
 	  NULL, 0 },
 	{ "facts", cmd_facts, "facts [--root DIR] [PATH...]",
 	  "Print the fact base the rules would see: collected facts with the file and\n"

@@ -203,7 +203,10 @@ static size_t match_colon_hex(const char *s, enum redact_class *c)
 	return n;
 }
 
-/* 0x and 16 hex digits: a GUID as ibstat prints it. */
+/* 0x and 16 hex digits: a GUID as ibstat prints it.  One that starts
+ * with ffff is a kernel address (x86-64 and arm64 map the kernel at the
+ * top of the address space; an EUI-64 whose OUI is ff:ff is no GUID), and
+ * identifies nothing. */
 static size_t match_hex_guid(const char *s, enum redact_class *c)
 {
 	size_t n = 2;
@@ -212,7 +215,7 @@ static size_t match_hex_guid(const char *s, enum redact_class *c)
 		return 0;
 	while (isxdigit((unsigned char)s[n]))
 		n++;
-	if (n != 18 || word_char(s[n]))
+	if (n != 18 || word_char(s[n]) || !strncasecmp(s + 2, "ffff", 4))
 		return 0;
 	*c = REDACT_GUID;
 	return n;
@@ -341,6 +344,29 @@ char *redact_text(struct redactor *r, const char *text, size_t len)
 		i += at + n;
 	}
 	free(copy);
+	return sb_detach(&sb);
+}
+
+char *redact_bytes(struct redactor *r, const char *data, size_t len,
+		   size_t *outlen)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t at = 0;
+
+	while (at < len) {
+		const char *nul = memchr(data + at, '\0', len - at);
+		size_t n = nul ? (size_t)(nul - (data + at)) : len - at;
+		char *piece = redact_text(r, data + at, n);
+
+		sb_puts(&sb, piece);
+		free(piece);
+		at += n;
+		if (nul) {
+			sb_add(&sb, "", 1);
+			at++;
+		}
+	}
+	*outlen = sb.len;
 	return sb_detach(&sb);
 }
 

@@ -43,6 +43,12 @@ void redact_add_facts(struct redactor *r, const struct fact_base *fb);
  * letters, digits and '-', so JSON, HTML and Markdown stay valid. */
 char *redact_text(struct redactor *r, const char *text, size_t len);
 
+/* As redact_text for data that may hold NUL bytes (a recorded file):
+ * each NUL-separated piece is masked and the NULs kept; the result's
+ * length is left in *outlen. */
+char *redact_bytes(struct redactor *r, const char *data, size_t len,
+		   size_t *outlen);
+
 /* Writes "token<TAB>value" lines, one per value masked so far, in the
  * order they were first seen. */
 void redact_write_map(const struct redactor *r, FILE *out);

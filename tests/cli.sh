@@ -570,6 +570,26 @@ expect redact-map 1 "" -- "$BIN" check --root $F --redact-map "$T/red/map.tsv"
 grep -q "^redacted-host-1	cx5-node07$" "$T/red/map.tsv" && ok || bad "redact-map: no host line"
 [ "$(stat -c %a "$T/red/map.tsv")" = 600 ] && ok || bad "redact-map: the mapping is not private"
 expect redact-not-facts 2 "facts does not take --redact" -- "$BIN" facts --redact
+# collect --redact: every member of the tar.gz and its name masked with
+# the same tokens, the map only when asked, and the bundle still analyses
+# to the same first diagnosis
+case $BIN in /*) absbin=$BIN ;; *) absbin=$(pwd)/$BIN ;; esac
+mkdir -p "$T/redc" && (cd "$T/redc" && "$absbin" collect -q --root "$OLDPWD/$F" --redact \
+	--redact-map map.tsv > out 2>&1) || bad "collect --redact failed"
+tgz=$(ls "$T/redc"/rdmadoctor-redacted-host-1-*.tar.gz 2>/dev/null | head -n 1)
+[ -n "$tgz" ] && ok || bad "collect --redact: the file name does not carry the host token"
+mkdir -p "$T/redc/x" && tar -xzf "$tgz" -C "$T/redc/x" 2>/dev/null || bad "collect --redact: unreadable tar.gz"
+if grep -rqF -e cx5-node07 -e 0c42:a103:00d9:e4a0 "$T/redc/x"; then
+	bad "collect --redact: a member still holds the host name or the node GUID"
+else ok; fi
+ls "$T/redc/x" | grep -q cx5-node07 && bad "collect --redact: the top directory names the host" || ok
+grep -q "^redacted-guid-1	0c42:a103:00d9:e4a0$" "$T/redc/map.tsv" && ok ||
+	bad "collect --redact-map: no GUID line"
+[ "$(stat -c %a "$T/redc/map.tsv")" = 600 ] && ok || bad "collect --redact-map: the mapping is not private"
+grep -q "redacted-guid.*ffff" "$T/redc/map.tsv" && bad "collect --redact: a kernel address taken for a GUID" || ok
+"$BIN" analyze --json "$tgz" 2>/dev/null | jq -r '.diagnoses[0].id' > "$T/redc/id"
+[ "$(cat "$T/redc/id")" = fw-below-driver-minimum ] && ok ||
+	bad "collect --redact: the masked bundle ranks $(cat "$T/redc/id") first"
 
 # --- the man page covers every option of the options table, and has the
 # sections a user looks for

@@ -192,6 +192,35 @@ static int cmp_entries(const void *a, const void *b)
 		      ((const struct archive_out *)b)->path);
 }
 
+static void mask_string(char **s, snapshot_mask_fn mask, void *ctx)
+{
+	size_t len;
+	char *out;
+
+	if (!*s)
+		return;
+	out = mask(ctx, *s, strlen(*s), &len);
+	free(*s);
+	*s = out;
+}
+
+void snapshot_mask(struct snapshot *snap, snapshot_mask_fn mask, void *ctx)
+{
+	for (size_t i = 0; i < snap->n; i++) {
+		struct entry *e = &snap->entries[i];
+
+		if (e->data) {
+			char *out = mask(ctx, e->data, e->len, &e->len);
+
+			free(e->data);
+			e->data = out;
+		}
+		mask_string(&e->link, mask, ctx);
+	}
+	for (size_t i = 0; i < snap->ncmds; i++)
+		mask_string(&snap->cmds[i].exec, mask, ctx);
+}
+
 int snapshot_write(struct snapshot *snap, int fd, const char *hostname,
 		   char *err, size_t errsize)
 {

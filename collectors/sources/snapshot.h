@@ -33,6 +33,14 @@ void snapshot_add(struct snapshot *snap, const char *name, const char *data,
 /* Files recorded so far. */
 size_t snapshot_count(const struct snapshot *snap);
 
+/* Replaces every recorded file's content, link target and command line
+ * (the manifest's) with what mask makes of it: an owned copy, its length
+ * in *outlen (collect --redact).  Paths are kept, since the replay finds
+ * the files by them. */
+typedef char *(*snapshot_mask_fn)(void *ctx, const char *data, size_t len,
+				   size_t *outlen);
+void snapshot_mask(struct snapshot *snap, snapshot_mask_fn mask, void *ctx);
+
 /* Writes the snapshot into fd (borrowed, left open) as a .tar.gz whose
  * top directory is rdmadoctor-<host>-<UTC time>; the caller makes the
  * file and puts it in place (cli/savefile).  Returns 0, or a negative

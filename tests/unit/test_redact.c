@@ -72,6 +72,9 @@ static void test_look_alikes(void **state)
 		"PCI 0000:3b:00.0 id 15b3:1017",
 		"a version 1.2.3.4.5",
 		"mlx5_0/1 ACTIVE",
+		/* kernel addresses, as /proc/modules and oopses print them */
+		"mlx5_core 2179072 1 mlx5_ib, Live 0xffffffffc0a4e000",
+		"RIP: 0010:[<0xFFFFFFFF8105B0C4>]",
 	};
 
 	(void)state;
@@ -102,6 +105,29 @@ static void test_known_names(void **state)
 	redact_free(r);
 }
 
+/* A recorded file may hold NUL bytes: each piece is masked, the NULs and
+ * the length kept. */
+static void test_bytes(void **state)
+{
+	struct redactor *r = redact_new();
+	const char in[] = "host node07\0\0ip 10.0.0.1\0tail";
+	const char want[] = "host redacted-host-1\0\0ip redacted-ipv4-1\0tail";
+	size_t len = 0;
+	char *got;
+
+	(void)state;
+	redact_add(r, REDACT_HOST, "node07");
+	got = redact_bytes(r, in, sizeof(in) - 1, &len);
+	assert_int_equal(len, sizeof(want) - 1);
+	assert_memory_equal(got, want, len);
+	free(got);
+	got = redact_bytes(r, "", 0, &len);
+	assert_int_equal(len, 0);
+	assert_string_equal(got, "");
+	free(got);
+	redact_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -109,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_same_token),
 		cmocka_unit_test(test_look_alikes),
 		cmocka_unit_test(test_known_names),
+		cmocka_unit_test(test_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

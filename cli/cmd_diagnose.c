@@ -28,11 +28,10 @@ static char *masked(struct redactor *r, char *text, size_t len)
 }
 
 /* What one output is rendered from: the report's document, its JSON, or
- * the fact base (the snapshot) or the redactor (its map). */
+ * the redactor (its map). */
 struct page {
 	const struct report_doc *doc;
 	const struct json *json;
-	const struct analysis *a;
 	const struct redactor *r;
 };
 
@@ -44,14 +43,6 @@ static void render_html(FILE *out, const struct page *p)
 static void render_markdown(FILE *out, const struct page *p)
 {
 	report_markdown(out, p->json);
-}
-
-static void render_snapshot(FILE *out, const struct page *p)
-{
-	struct json *j = report_snapshot_json(p->a->fb);
-
-	report_print_json(out, j);
-	json_free(j);
 }
 
 static void render_map(FILE *out, const struct page *p)
@@ -100,7 +91,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		  int rc, const char *command)
 {
 	struct report_opts ro = { o->explain, command, o->colored };
-	struct page p = { NULL, NULL, a, NULL };
+	struct page p = { NULL, NULL, NULL };
 	struct report_doc *doc = NULL;
 	struct json *json = NULL;
 	struct redactor *r = NULL;
@@ -124,9 +115,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	p.json = json;
 	p.r = r;
 	if (a && o->save)
-		save_failed = (r ? write_page(&p, render_snapshot, o->save,
-					      true, r, d) :
-				   savefile_write(a, o->save, d)) != 0;
+		save_failed = savefile_write(a, o->save, r, d) != 0;
 	if (json && o->html)
 		save_failed |= write_page(&p, render_html, o->html, false, r,
 					  d) != 0;

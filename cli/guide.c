@@ -22,6 +22,7 @@
 #include "cli/commands.h"
 #include "analysis/layers.h"
 #include "cli/recheck.h"
+#include "cli/redact.h"
 #include "cli/report.h"
 #include "cli/savefile.h"
 #include "cli/term.h"
@@ -58,6 +59,8 @@ struct session {
 	bool no_input; /* input ended: ask nothing more */
 	bool quit;
 	char *save_path; /* --save, or chosen with 's' */
+	struct redactor *redact; /* --redact: what the terminal and the
+				  * saved file show masked */
 	/* the checks of the current layer that had no data, counted per
 	 * missing input and told once at the end of the layer, so that a
 	 * layer with many checks still fits the screen */
@@ -117,6 +120,11 @@ static int analyze(struct session *s, struct analysis **out)
 	tty_progress_begin(s->tty);
 	rc = analysis_run(&ao, s->d, out);
 	tty_progress_end(s->tty);
+	if (*out && s->redact) {
+		/* names the evidence holds are masked from here on */
+		redact_add(s->redact, REDACT_HOST, (*out)->hostname);
+		redact_add_facts(s->redact, (*out)->fb);
+	}
 	show_diag(s);
 	if (*out && rc == EXIT_RULES)
 		return 0; /* a run-time failure: show what was found */
@@ -686,7 +694,7 @@ static bool save(struct session *s)
 {
 	if (!s->save_path)
 		return true;
-	if (savefile_write(s->a, s->save_path, s->d)) {
+	if (savefile_write(s->a, s->save_path, s->redact, s->d)) {
 		show_diag(s);
 		return false;
 	}
@@ -697,26 +705,33 @@ static bool save(struct session *s)
 	return true;
 }
 
-/* "rdmadoctor-HOST.json" with only safe characters. */
-static char *default_save_name(const struct analysis *a)
+/* "rdmadoctor-HOST.json" with only safe characters (with --redact, the
+ * host's token). */
+static char *default_save_name(const struct session *s)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *host = s->a->hostname;
+	char *masked = s->redact ? redact_text(s->redact, host, strlen(host)) :
+				   NULL;
 
+	if (masked)
+		host = masked;
 	sb_puts(&sb, "rdmadoctor");
-	if (a->hostname[0])
+	if (host[0])
 		sb_putc(&sb, '-');
-	for (const char *p = a->hostname; *p; p++)
+	for (const char *p = host; *p; p++)
 		sb_putc(&sb, isalnum((unsigned char)*p) || strchr("._-", *p) ?
 				     *p :
 				     '_');
 	sb_puts(&sb, ".json");
+	free(masked);
 	return sb_detach(&sb);
 }
 
 static void choose_save(struct session *s)
 {
 	char line[512], prompt[600];
-	char *def = default_save_name(s->a);
+	char *def = default_save_name(s);
 	bool chosen = !s->save_path;
 	int n;
 
@@ -920,6 +935,33 @@ static int session(struct session *s)
 	return analysis_exit_code(s->a);
 }
 
+static char *mask_text(void *ctx, const char *text, size_t len)
+{
+	return redact_text(ctx, text, len);
+}
+
+/* --redact-map: the tokens the session showed, written at its end. */
+static int write_map(struct session *s)
+{
+	char *map = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	if (!s->redact || !s->o->redact_map)
+		return 0;
+	mem = open_memstream(&map, &len);
+	if (!mem) {
+		diag_error(s->d, "%s: cannot render the map", s->o->redact_map);
+		return EXIT_USAGE;
+	}
+	redact_write_map(s->redact, mem);
+	fclose(mem);
+	err = savefile_write_private(s->o->redact_map, map ? map : "", s->d);
+	free(map);
+	return err ? EXIT_USAGE : 0;
+}
+
 static bool interactive(const struct options *o)
 {
 	return !o->json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
@@ -953,8 +995,15 @@ int cmd_guide(struct options *o)
 	}
 	s.base.progress = false; /* the tty's progress line instead */
 	s.tty = tty_open(stdin, stdout, o->colored);
+	if (o->redact) {
+		s.redact = redact_new();
+		tty_set_mask(s.tty, mask_text, s.redact);
+	}
 	rc = session(&s);
 	tty_close(s.tty);
+	if (write_map(&s) && !rc)
+		rc = EXIT_USAGE;
+	redact_free(s.redact);
 out:
 	diag_print(s.d, stderr, "rdmadoctor");
 	analysis_changed(&s);

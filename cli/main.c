@@ -82,7 +82,7 @@ static const struct command_entry commands[] = {
 	  "  starts it.\n"
 	  "  Example: rdmadoctor guide\n"
 	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root",
-	  OPTS_GUIDE, NULL, 0 },
+	  OPTS_GUIDE | OPTS_REDACT, NULL, 0 },
 	{ "check", cmd_check,
 	  "check [--root DIR] [--timeout SEC] [--perftest] [--nhc] [--html FILE]",
 	  "Diagnose this host, or the directory snapshot given with --root.\n"

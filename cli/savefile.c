@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/redact.h"
 #include "cli/report.h"
 #include "engine/xalloc.h"
 
@@ -160,7 +161,8 @@ int savefile_write_private(const char *path, const char *text, struct diag *d)
 			       (void *)text, d);
 }
 
-int savefile_write(const struct analysis *a, const char *path, struct diag *d)
+int savefile_write(const struct analysis *a, const char *path,
+		   struct redactor *r, struct diag *d)
 {
 	struct json *j = report_snapshot_json(a->fb);
 	char *text = json_dump(j, true);
@@ -169,6 +171,13 @@ int savefile_write(const struct analysis *a, const char *path, struct diag *d)
 
 	json_free(j);
 	free(text);
+	if (r) {
+		char *masked = redact_text(r, with_newline,
+					   strlen(with_newline));
+
+		free(with_newline);
+		with_newline = masked;
+	}
 	/* A fact file holds what the host's logs said: private. */
 	err = savefile_write_private(path, with_newline, d);
 	free(with_newline);

@@ -17,6 +17,8 @@
 
 /* Fills the temporary file fd (borrowed; the caller closes it).  Returns
  * 0, or a negative errno with a message in err. */
+struct redactor;
+
 typedef int (*savefile_fill_fn)(int fd, void *ctx, char *err, size_t errsize);
 
 /* Writes path atomically: refuses (-EEXIST after reporting to d) when
@@ -30,9 +32,11 @@ typedef int (*savefile_fill_fn)(int fd, void *ctx, char *err, size_t errsize);
 int savefile_commit(const char *path, mode_t mode, savefile_fill_fn fill,
 		    void *ctx, struct diag *d);
 
-/* Writes the snapshot of a to path (--save) the same way.  Returns 0, or
- * -errno after reporting to d. */
-int savefile_write(const struct analysis *a, const char *path, struct diag *d);
+/* Writes the snapshot of a to path (--save) the same way, masked by r
+ * (--redact) unless r is NULL.  Returns 0, or -errno after reporting to
+ * d. */
+int savefile_write(const struct analysis *a, const char *path,
+		   struct redactor *r, struct diag *d);
 /* Writes text to path the same way (--html), mode 0666 less the umask.
  * Returns 0, or -errno after reporting to d. */
 int savefile_write_text(const char *path, const char *text, struct diag *d);

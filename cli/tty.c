@@ -36,6 +36,8 @@ struct tty {
 	bool no_input; /* input ended: stop paging */
 	bool color; /* the pager's prompt dimmed */
 	struct strbuf pending; /* text after the last newline */
+	tty_mask_fn mask; /* what a line becomes before it is shown */
+	void *mask_ctx;
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -334,9 +336,15 @@ static void emit_row(struct tty *t, const char *row, size_t n)
 static void emit_line(struct tty *t, const char *line, size_t n)
 {
 	struct strbuf rows = STRBUF_INIT;
+	char *masked = t->mask ? t->mask(t->mask_ctx, line, n) : NULL;
 	const char *p;
 
+	if (masked) {
+		line = masked;
+		n = strlen(masked);
+	}
 	tty_wrap(line, n, t->width, &rows);
+	free(masked);
 	p = sb_str(&rows);
 	for (;;) {
 		const char *nl = strchr(p, '\n');
@@ -402,6 +410,12 @@ void tty_puts(struct tty *t, const char *s)
 	fflush(t->out);
 }
 
+void tty_set_mask(struct tty *t, tty_mask_fn mask, void *ctx)
+{
+	t->mask = mask;
+	t->mask_ctx = ctx;
+}
+
 void tty_printf(struct tty *t, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -452,7 +466,14 @@ int tty_read(struct tty *t, const char *prompt, char *buf, size_t size)
 	t->skip = false;
 	tty_keep(t, 1);
 	t->skip = false;
-	fputs(prompt, t->out);
+	if (t->mask) {
+		char *masked = t->mask(t->mask_ctx, prompt, strlen(prompt));
+
+		fputs(masked, t->out);
+		free(masked);
+	} else {
+		fputs(prompt, t->out);
+	}
 	fflush(t->out);
 	t->rows = 0;
 	window_size(t);

@@ -20,6 +20,12 @@ struct tty *tty_open(FILE *in, FILE *out, bool color);
 /* Restores the signal handlers and frees t. */
 void tty_close(struct tty *t);
 
+/* Has every line and prompt passed through mask before it is shown (the
+ * guide's --redact): mask returns an owned copy of the len bytes of text.
+ * NULL shows text as it is. */
+typedef char *(*tty_mask_fn)(void *ctx, const char *text, size_t len);
+void tty_set_mask(struct tty *t, tty_mask_fn mask, void *ctx);
+
 /* Prints printf-style text.  Each line is wrapped to the window (see
  * tty_wrap) and, when a screenful has gone by since the last input, a
  * "more" prompt waits for Enter; 'q' there skips output until the next

@@ -351,6 +351,36 @@ seen e 'Diagnosis of evil\\x1b\]0;pwned\\x07'
 seen e "upgrade FW to ≥16.27.2000"
 tm kill-session -t e
 
+# --redact: the terminal, the saved file and the file's default name show
+# tokens, never the host name or a GUID; the map only with --redact-map
+mkdir -p "$T/red"
+tm new-session -d -s r -x 80 -y 24 \
+	"cd '$T/red' && '$BIN' guide --root '$(pwd)/$FIX' --answers '$T/answers.yaml' --redact --redact-map '$T/red/map.tsv'; echo \"exit \$?\"; sleep 3600"
+prompt r "\[r\] re-check after a fix"
+seen r "^redacted-host-1\.$"
+key r s
+prompt r "Save to \[rdmadoctor-redacted-host-1.json\]:"
+key r ""
+prompt r "\[r\] re-check after a fix"
+key r q
+i=0
+while [ $i -lt $WAIT ] && ! history r | grep -q 'exit [0-9]*$'; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if history r | grep -q -e cx5-node07 -e 0c42:a103:00d9:e4a0; then
+	bad "guide --redact: the screen shows the host name or the node GUID"
+else ok; fi
+if [ -f "$T/red/rdmadoctor-redacted-host-1.json" ] &&
+	! grep -q -e cx5-node07 -e 0c42:a103:00d9:e4a0 "$T/red/rdmadoctor-redacted-host-1.json"; then
+	ok
+else
+	bad "guide --redact: no masked save file"
+fi
+grep -q "^redacted-host-1	cx5-node07$" "$T/red/map.tsv" 2>/dev/null && ok ||
+	bad "guide --redact-map: no host line in the map"
+tm kill-session -t r
+
 # 'q' at the pager skips output, never a question: on a short window the
 # pager stops before the second question; 'q' there still shows it
 tm new-session -d -s f -x 80 -y 16 \

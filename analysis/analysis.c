@@ -510,7 +510,7 @@ int analysis_run(const struct analysis_opts *o, struct diag *d,
 	a->scan = base.scan;
 	a->parsers = base.parsers;
 	if (collect_all(a, o, d) || add_answers(a, o, d) ||
-	    (o->seed && o->seed(a->fb, o->seed_arg, d))) {
+	    (o->seed && o->seed(a->fb, a->rs, o->seed_arg, d))) {
 		analysis_free(a);
 		return EXIT_USAGE;
 	}

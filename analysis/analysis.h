@@ -53,8 +53,10 @@ struct analysis_opts {
 	bool no_site_rules; /* leave out /etc and ~/.config overlays */
 	bool perftest; /* run the loopback bandwidth test (live) */
 	/* Called after collection, before the engine runs: facts of its own
-	 * (rules test's inline facts).  Nonzero fails the analysis. */
-	int (*seed)(struct fact_base *fb, void *arg, struct diag *d);
+	 * (rules test's inline facts, which may be of kinds the rule set rs
+	 * declares).  Nonzero fails the analysis. */
+	int (*seed)(struct fact_base *fb, const struct rule_set *rs, void *arg,
+		    struct diag *d);
 	void *seed_arg;
 	/* Rules and knowledge base loaded beforehand (analysis_base_load),
 	 * or NULL to load them.  The analysis borrows them: its facts go

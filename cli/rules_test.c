@@ -127,10 +127,20 @@ struct seed {
 	const struct ynode *facts;
 };
 
-/* The case's inline facts, each "kind" plus fields of the vocabulary. */
-static int seed_facts(struct fact_base *fb, void *arg, struct diag *d)
+static bool declares(const void *arg, uint32_t kind, uint32_t field)
+{
+	return rule_set_declares(arg, kind, field);
+}
+
+/* The case's inline facts, each "kind" plus fields of the vocabulary, or
+ * of a kind a rule file of rs declares (a site's).  Before the rules load
+ * (rs NULL: the case's shape is checked) a kind outside the vocabulary
+ * waits for them. */
+static int seed_facts(struct fact_base *fb, const struct rule_set *rs,
+		      void *arg, struct diag *d)
 {
 	struct seed *s = arg;
+	struct kb_declared decl = { declares, rs };
 	uint32_t src = fact_base_source(fb, ydoc_name(s->t->doc));
 	int err = 0;
 
@@ -141,11 +151,23 @@ static int seed_facts(struct fact_base *fb, void *arg, struct diag *d)
 		const struct vocab_kind *k =
 			ynode_is_scalar(kind) ? vocab_kind_named(kind->str) :
 						NULL;
+		uint32_t sym = ynode_is_scalar(kind) ?
+				       sym_intern(kind->str, kind->len) :
+				       0;
 
+		if (!k && sym && !rs)
+			continue;
+		if (!k && sym && rule_set_declares(rs, sym, 0)) {
+			if (kb_declared_fact_from_node(fb, s->t->doc, sym, src,
+						       f, "kind", &decl,
+						       s->t->d))
+				err = -EINVAL;
+			continue;
+		}
 		if (!k) {
 			ydoc_report(
 				s->t->doc, s->t->d, DIAG_ERROR, kind ? kind : f,
-				kind ? "'%s' is not a fact kind of the vocabulary (rdmadoctor rules reference lists them)" :
+				kind ? "'%s' is not a fact kind of the vocabulary (rdmadoctor rules reference lists them) nor one a rule file declares" :
 				       "a fact needs a 'kind'%s",
 				kind && ynode_is_scalar(kind) ? kind->str : "");
 			err = -EINVAL;
@@ -603,7 +625,7 @@ static bool check_case(struct tfile *t, const struct ynode *c)
 	if (facts) {
 		struct fact_base *scratch = fact_base_new();
 		struct seed s = { t, facts };
-		int err = seed_facts(scratch, &s, t->d);
+		int err = seed_facts(scratch, NULL, &s, t->d);
 
 		fact_base_free(scratch);
 		if (err)

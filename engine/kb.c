@@ -145,19 +145,27 @@ static int entry(struct fact_base *fb, const struct ydoc *doc,
 /* An entry of a kind a rule file declares: its fields must be declared
  * (or be its 'source'), and take the type their text suggests, as a fact
  * file's do. */
-static int declared_entry(struct fact_base *fb, const struct ydoc *doc,
-			  uint32_t kind, uint32_t src, const struct ynode *n,
-			  const struct kb_declared *decl, struct diag *d)
+int kb_declared_fact_from_node(struct fact_base *fb, const struct ydoc *doc,
+			       uint32_t kind, uint32_t src,
+			       const struct ynode *n, const char *skip,
+			       const struct kb_declared *decl, struct diag *d)
 {
 	struct fact *f;
 	bool added;
 
+	if (n->type != YNODE_MAP) {
+		ydoc_report(doc, d, DIAG_ERROR, n,
+			    "a fact must be a mapping of field: value");
+		return -EINVAL;
+	}
 	f = fact_base_begin(fb, kind, src, (uint32_t)n->line, NULL, 0);
 	for (size_t i = 0; i < n->n; i++) {
 		const struct ynode *key = ynode_key(n, i),
 				   *val = ynode_value(n, i);
 		uint32_t field;
 
+		if (skip && ynode_is_scalar(key) && !strcmp(key->str, skip))
+			continue;
 		if (!ynode_is_scalar(key) || !ynode_is_scalar(val)) {
 			ydoc_report(doc, d, DIAG_ERROR, key,
 				    "an entry of a declared kind is a mapping of field: text");
@@ -221,8 +229,9 @@ static int load_doc(struct fact_base *fb, struct ydoc *doc,
 					doc, d, DIAG_ERROR, n,
 					"kb entry has no 'source': say where this knowledge comes from");
 				err = -EINVAL;
-			} else if (declared_entry(fb, doc, sym, src, n, decl,
-						  d)) {
+			} else if (kb_declared_fact_from_node(fb, doc, sym, src,
+							      n, NULL, decl,
+							      d)) {
 				err = -EINVAL;
 			} else {
 				loaded++;

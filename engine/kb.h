@@ -37,6 +37,13 @@ struct kb_declared {
 	bool (*declares)(const void *arg, uint32_t kind, uint32_t field);
 	const void *arg;
 };
+/* A fact of a kind decl declares from the mapping n (skipping the key
+ * skip, e.g. "kind"): only declared fields, and 'source', each taking the
+ * type its text suggests.  Returns 0, or -EINVAL after reporting. */
+int kb_declared_fact_from_node(struct fact_base *fb, const struct ydoc *doc,
+			       uint32_t kind, uint32_t src,
+			       const struct ynode *n, const char *skip,
+			       const struct kb_declared *decl, struct diag *d);
 /* kb_load_dir, also taking files of the kinds decl declares (NULL: none):
  * their entries need a 'source' and only declared fields, which take the
  * type their text suggests. */

@@ -153,7 +153,7 @@ fi
 # and untested rules are caught
 expect rules-lint-shipped 0 "no problems found" -- "$BIN" rules lint
 expect rules-test-shipped 0 " 0 failed" -- "$BIN" rules test
-expect rules-test-overlay 0 "^8 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
+expect rules-test-overlay 0 "^10 passed, 0 failed" -- "$BIN" rules test tests/fixtures/site-overlay
 # the README's second tutorial shows the overlay's own files, byte for byte
 n=0
 for f in $(sed -n 's/^<!-- site-overlay: \(.*\) -->$/\1/p' rules/README.md); do
@@ -224,6 +224,24 @@ expect rules-test-why-not 1 "rule site-port-polling: no fact matched its conditi
 grep -q "port mlx4_0 1 (3 of 4 tests hold; fails link_layer eq InfiniBand): .*link_layer=Ethernet  \[.*t.test.yaml:5\]" "$T/out" &&
 	grep -q "port mlx4_0 2 (3 of 4 tests hold; fails phys_state eq POLLING)" "$T/out" &&
 	ok || bad "rules test: a diagnosis that did not fire lacks the nearest facts"
+# Inline facts of a kind no rule file declares, or of a declared kind with
+# a field it does not declare, are errors at their line.
+mkdir -p "$T/rtd" && cat > "$T/rtd/t.test.yaml" <<'YAML'
+language: 1
+tests:
+  - name: a kind nobody declares
+    facts:
+      - {kind: site_smm, guid: "0x1"}
+    expect: none
+  - name: a field site_sm does not declare
+    facts:
+      - {kind: site_sm, guid: "0x1", rack: r7}
+    expect: none
+YAML
+expect rules-test-undeclared-kind 3 "t.test.yaml:5:16: error: 'site_smm' is not a fact kind of the vocabulary (rdmadoctor rules reference lists them) nor one a rule file declares" -- \
+	"$BIN" rules test --rules tests/fixtures/site-overlay "$T/rtd/t.test.yaml"
+grep -q "t.test.yaml:9:[0-9]*: error: kind 'site_sm' is declared without a 'rack' field" "$T/out" && ok ||
+	bad "rules test: an undeclared field of a declared kind is not named"
 # A rule the overlay disabled is not asked for; the overlay's override is
 # its own suite's to test, cited at the overlay.
 "$BIN" rules test --rules tests/fixtures/site-overlay > "$T/out" 2>&1

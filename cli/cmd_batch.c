@@ -387,24 +387,14 @@ static int write_page(const struct json *summary,
 	return err;
 }
 
-/* --redact-map: the tokens of the whole run, private. */
+/* --redact-map: the tokens of the whole run. */
 static int write_map(const struct batch *b)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	struct diag *d;
-	int err;
+	struct diag *d = diag_new();
+	int err = savefile_write_map(b->o->redact_map, b->redact, d);
 
-	if (!mem)
-		return -ENOMEM;
-	redact_write_map(b->redact, mem);
-	fclose(mem);
-	d = diag_new();
-	err = savefile_write_private(b->o->redact_map, text ? text : "", d);
 	diag_print(d, stderr, "rdmadoctor");
 	diag_free(d);
-	free(text);
 	return err;
 }
 

@@ -65,29 +65,15 @@ static char *redact_snapshot(const struct options *o, struct snapshot *snap,
 			     const struct analysis *a, struct diag *d)
 {
 	struct redactor *r = redact_new();
-	char *host, *map = NULL;
-	size_t len = 0;
-	FILE *mem;
+	char *host;
 	int err = 0;
 
 	redact_add(r, REDACT_HOST, a->hostname);
 	redact_add_facts(r, a->fb);
 	snapshot_mask(snap, mask_member, r);
 	host = redact_text(r, a->hostname, strlen(a->hostname));
-	if (o->redact_map) {
-		mem = open_memstream(&map, &len);
-		if (mem) {
-			redact_write_map(r, mem);
-			fclose(mem);
-			err = savefile_write_private(o->redact_map,
-						     map ? map : "", d);
-		} else {
-			err = -1;
-			diag_error(d, "%s: cannot render the map",
-				   o->redact_map);
-		}
-		free(map);
-	}
+	if (o->redact_map)
+		err = savefile_write_map(o->redact_map, r, d);
 	redact_free(r);
 	if (err) {
 		free(host);

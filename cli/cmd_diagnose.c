@@ -27,12 +27,10 @@ static char *masked(struct redactor *r, char *text, size_t len)
 	return out;
 }
 
-/* What one output is rendered from: the report's document, its JSON, or
- * the redactor (its map). */
+/* What one output is rendered from: the report's document or its JSON. */
 struct page {
 	const struct report_doc *doc;
 	const struct json *json;
-	const struct redactor *r;
 };
 
 static void render_html(FILE *out, const struct page *p)
@@ -45,17 +43,11 @@ static void render_markdown(FILE *out, const struct page *p)
 	report_markdown(out, p->json);
 }
 
-static void render_map(FILE *out, const struct page *p)
-{
-	redact_write_map(p->r, out);
-}
-
-/* Renders one output into memory, masks it with --redact (mask; never
- * the map itself) and writes it to path atomically, private or not. */
+/* Renders one page (--html, --markdown) into memory, masks it with
+ * --redact (mask) and writes it to path atomically. */
 static int write_page(const struct page *p,
 		      void (*render)(FILE *, const struct page *),
-		      const char *path, bool private, struct redactor *mask,
-		      struct diag *d)
+		      const char *path, struct redactor *mask, struct diag *d)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -69,8 +61,7 @@ static int write_page(const struct page *p,
 	render(mem, p);
 	fclose(mem);
 	text = masked(mask, text, len);
-	err = private ? savefile_write_private(path, text ? text : "", d) :
-			savefile_write_text(path, text ? text : "", d);
+	err = savefile_write_text(path, text ? text : "", d);
 	free(text);
 	return err;
 }
@@ -91,7 +82,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		  int rc, const char *command)
 {
 	struct report_opts ro = { o->explain, command, o->colored };
-	struct page p = { NULL, NULL, NULL };
+	struct page p = { NULL, NULL };
 	struct report_doc *doc = NULL;
 	struct json *json = NULL;
 	struct redactor *r = NULL;
@@ -113,15 +104,13 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		json = report_json(doc);
 	p.doc = doc;
 	p.json = json;
-	p.r = r;
 	if (a && o->save)
 		save_failed = savefile_write(a, o->save, r, d) != 0;
 	if (json && o->html)
-		save_failed |= write_page(&p, render_html, o->html, false, r,
-					  d) != 0;
+		save_failed |= write_page(&p, render_html, o->html, r, d) != 0;
 	if (json && o->markdown)
-		save_failed |= write_page(&p, render_markdown, o->markdown,
-					  false, r, d) != 0;
+		save_failed |= write_page(&p, render_markdown, o->markdown, r,
+					  d) != 0;
 	diag_print(d, stderr, "rdmadoctor");
 	/* with --redact everything for standard output is rendered first,
 	 * then masked */
@@ -149,7 +138,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		fputs(text, stdout);
 		free(text);
 		if (o->redact_map &&
-		    write_page(&p, render_map, o->redact_map, true, NULL, d)) {
+		    savefile_write_map(o->redact_map, r, d)) {
 			diag_print(d, stderr, "rdmadoctor");
 			save_failed = true;
 			if (!rc)

@@ -943,23 +943,11 @@ static char *mask_text(void *ctx, const char *text, size_t len)
 /* --redact-map: the tokens the session showed, written at its end. */
 static int write_map(struct session *s)
 {
-	char *map = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int err;
-
 	if (!s->redact || !s->o->redact_map)
 		return 0;
-	mem = open_memstream(&map, &len);
-	if (!mem) {
-		diag_error(s->d, "%s: cannot render the map", s->o->redact_map);
-		return EXIT_USAGE;
-	}
-	redact_write_map(s->redact, mem);
-	fclose(mem);
-	err = savefile_write_private(s->o->redact_map, map ? map : "", s->d);
-	free(map);
-	return err ? EXIT_USAGE : 0;
+	return savefile_write_map(s->o->redact_map, s->redact, s->d) ?
+		       EXIT_USAGE :
+		       0;
 }
 
 static bool interactive(const struct options *o)

@@ -183,3 +183,22 @@ int savefile_write(const struct analysis *a, const char *path,
 	free(with_newline);
 	return err;
 }
+
+int savefile_write_map(const char *path, const struct redactor *r,
+		       struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int err;
+
+	if (!mem) {
+		diag_error(d, "%s: cannot render the map", path);
+		return -ENOMEM;
+	}
+	redact_write_map(r, mem);
+	fclose(mem);
+	err = savefile_write_private(path, text ? text : "", d);
+	free(text);
+	return err;
+}

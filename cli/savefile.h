@@ -37,6 +37,10 @@ int savefile_commit(const char *path, mode_t mode, savefile_fill_fn fill,
  * d. */
 int savefile_write(const struct analysis *a, const char *path,
 		   struct redactor *r, struct diag *d);
+/* Writes the token-to-value map of r to path (--redact-map), mode 0600
+ * less the umask.  Returns 0, or -errno after reporting to d. */
+int savefile_write_map(const char *path, const struct redactor *r,
+		       struct diag *d);
 /* Writes text to path the same way (--html), mode 0666 less the umask.
  * Returns 0, or -errno after reporting to d. */
 int savefile_write_text(const char *path, const char *text, struct diag *d);

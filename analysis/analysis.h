@@ -83,7 +83,9 @@ struct layer_view {
 
 /* A rule that did not fire because evidence or an answer is missing:
  * what it needs in words, and the same as data (the fact kinds no
- * collector could give, the questions not answered). */
+ * collector could give, the questions not answered).  missing holds the
+ * questions' words first, then the kinds', one to each, so that
+ * missing[nquestions + k] speaks of kinds[k]. */
 struct skipped {
 	char *id;
 	char **missing;

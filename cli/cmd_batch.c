@@ -1,8 +1,9 @@
 /* rdmadoctor batch: many hosts, one bundle each.  The rules and the
  * knowledge base are loaded once; then worker processes forked from here
  * (cli/pool.c) analyse bundle after bundle on that base, rolled back to
- * the kb after each, and send back each report as one JSON object.  Results are written in input order, as JSON lines or a
- * line per host, and the run ends with the fleet summary. */
+ * the kb after each, and send back each report as one JSON object.
+ * Results are written in input order, as JSON lines or a line per host,
+ * and the run ends with the fleet summary. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,16 +44,17 @@ struct batch {
 	bool stdout_tty; /* host lines would cross the bar */
 	double started, drawn;
 	/* --redact: one redactor for the whole fleet, so that a value gets
-	 * the same token on every host; the workers' reports are masked here
-	 * as they arrive */
+	 * the same token on every host.  A name is known only once its
+	 * host's report arrives, and may appear in lines written before, so
+	 * the lines are held (out is a memory stream then) and masked when
+	 * the run ends. */
 	struct redactor *redact;
+	FILE *out; /* where host lines go: stdout, or held */
+	char *held;
+	size_t nheld;
 };
 
-/* s masked with --redact, else a copy of it; owned. */
-static char *masked(const struct batch *b, const char *s)
-{
-	return b->redact ? redact_text(b->redact, s, strlen(s)) : xstrdup(s);
-}
+
 
 static double now(void)
 {
@@ -212,20 +214,19 @@ static void tick(void *arg, size_t analysed, size_t bundles)
 	b->bar_shown = true;
 }
 
-static void emit_line(const struct json *line)
+static void emit_line(FILE *out, const struct json *line)
 {
 	char *s = json_dump(line, false);
 
-	puts(s);
+	fputs(s, out);
+	fputc('\n', out);
 	free(s);
 }
 
 /* A failed input: into the summary, and out as a line. */
-static void emit_failure(struct batch *b, const char *bundle,
-			 const char *why)
+static void emit_failure(struct batch *b, const char *path,
+			 const char *reason)
 {
-	char *path = masked(b, bundle), *reason = masked(b, why);
-
 	fleet_add_failure(b->fleet, path, reason);
 	if (b->o->json) {
 		struct json *line = json_new_object(), *src = json_new_object();
@@ -240,59 +241,77 @@ static void emit_failure(struct batch *b, const char *bundle,
 		json_set(src, "hostname", json_new_string(""));
 		json_set(line, "source", src);
 		json_set(line, "error", json_new_string(reason));
-		emit_line(line);
+		emit_line(b->out, line);
 		json_free(line);
 	} else {
 		struct json *h = fleet_last_host(b->fleet);
 
-		report_fleet_host_text(stdout, h, b->o->colored);
+		report_fleet_host_text(b->out, h, b->o->colored);
 		json_free(h);
 	}
-	free(path);
-	free(reason);
 }
 
-/* --redact: the host's name is registered from its report, then the whole
- * result is masked and read again.  Returns the result to use (env, or
- * its masked copy with env freed). */
-static struct json *mask_result(struct batch *b, struct json *env)
+/* --redact: the host's name, from its report, is masked wherever it
+ * appears, once the run ends. */
+static void learn_host(struct batch *b, const struct json *env)
 {
 	const struct json *src = json_get(json_get(env, "report"), "source");
-	char *text, *masked_text, err[160];
-	struct json *out;
 
-	if (!b->redact || !env)
-		return env;
-	redact_add(b->redact, REDACT_HOST,
-		   json_text(json_get(src, "hostname")));
-	text = json_dump(env, false);
-	masked_text = redact_text(b->redact, text, strlen(text));
-	out = json_parse(masked_text, strlen(masked_text), err, sizeof(err));
-	free(text);
-	free(masked_text);
-	if (!out) /* tokens keep JSON valid: this is a defect, not input */
-		abort();
-	json_free(env);
-	return out;
+	if (b->redact)
+		redact_add(b->redact, REDACT_HOST,
+			   json_text(json_get(src, "hostname")));
 }
 
-static void emit_host(struct batch *b, const char *bundle,
+static void emit_host(struct batch *b, const char *path,
 		      const struct json *env)
 {
 	const struct json *report = json_get(env, "report");
-	char *path = masked(b, bundle);
 
 	fleet_add_host(b->fleet, path, report, json_get(env, "adapters"),
 		       (int)json_as_int(json_get(env, "exit")));
 	if (b->o->json) {
-		emit_line(report);
+		emit_line(b->out, report);
 	} else {
 		struct json *h = fleet_last_host(b->fleet);
 
-		report_fleet_host_text(stdout, h, b->o->colored);
+		report_fleet_host_text(b->out, h, b->o->colored);
 		json_free(h);
 	}
-	free(path);
+}
+
+/* --redact: the held host lines, masked now that every host's name is
+ * known; a JSON line string by string, so no value breaks its syntax. */
+static void release_held(struct batch *b)
+{
+	const char *p;
+
+	if (!b->redact)
+		return;
+	fclose(b->out);
+	b->out = stdout;
+	if (!b->o->json) {
+		char *text = redact_text(b->redact, b->held ? b->held : "",
+					 b->nheld);
+
+		fputs(text, stdout);
+		free(text);
+		return;
+	}
+	for (p = b->held; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char err[160];
+		struct json *j = json_parse(p, n, err, sizeof(err));
+
+		if (j) {
+			struct json *m = redact_json(b->redact, j);
+
+			emit_line(stdout, m);
+			json_free(m);
+			json_free(j);
+		}
+		p += n + (nl != NULL);
+	}
 }
 
 /* Inputs before index that were never bundles go out in their place. */
@@ -336,8 +355,8 @@ static void done(void *arg, const struct pool_result *r)
 		bar_clear(b);
 	emit_until(b, idx);
 	if (r->outcome == POOL_DONE)
-		env = mask_result(b, json_parse(r->output, r->len, err,
-						sizeof(err)));
+		env = json_parse(r->output, r->len, err, sizeof(err));
+	learn_host(b, env);
 	msgs = env ? json_text(json_get(env, "messages")) : NULL;
 	if (msgs && *msgs) {
 		bar_clear(b);
@@ -406,12 +425,19 @@ static int finish(struct batch *b, int signo)
 
 	bar_clear(b);
 	emit_until(b, b->in.n);
+	release_held(b);
 	rc = fleet_exit_code(b->fleet);
 	json_set(doc, "schema_version", json_new_int(RD_SCHEMA_VERSION));
 	json_set(doc, "fleet", fleet_summary(b->fleet));
+	if (b->redact) {
+		struct json *m = redact_json(b->redact, doc);
+
+		json_free(doc);
+		doc = m;
+	}
 	summary = json_get(doc, "fleet");
 	if (b->o->json)
-		emit_line(doc);
+		emit_line(stdout, doc);
 	else
 		report_fleet_text(stdout, summary, b->o->colored);
 	fflush(stdout);
@@ -555,12 +581,26 @@ int cmd_batch(struct options *o)
 			!getenv("NO_PROGRESS");
 		b.stdout_tty = isatty(fileno(stdout));
 		b.fleet = fleet_new();
-		if (o->redact)
+		b.out = stdout;
+		if (o->redact) {
 			b.redact = redact_new();
+			b.out = open_memstream(&b.held, &b.nheld);
+			if (!b.out) {
+				redact_free(b.redact);
+				b.redact = NULL;
+				b.out = stdout;
+				rc = usage_error("--redact: out of memory");
+				goto done;
+			}
+		}
 		rc = o->merge ? merge(&b, d) : run(&b, d);
 	} else {
 		diag_print(d, stderr, "rdmadoctor");
 	}
+done:
+	if (b.out && b.out != stdout)
+		fclose(b.out); /* a run that ended before its summary */
+	free(b.held);
 	analysis_base_release(&b.base);
 	redact_free(b.redact);
 	fleet_free(b.fleet);

@@ -43,11 +43,11 @@ static void render_markdown(FILE *out, const struct page *p)
 	report_markdown(out, p->json);
 }
 
-/* Renders one page (--html, --markdown) into memory, masks it with
- * --redact (mask) and writes it to path atomically. */
+/* Renders one page (--html, --markdown) into memory and writes it to
+ * path atomically (with --redact, from the masked JSON). */
 static int write_page(const struct page *p,
 		      void (*render)(FILE *, const struct page *),
-		      const char *path, struct redactor *mask, struct diag *d)
+		      const char *path, struct diag *d)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -60,7 +60,6 @@ static int write_page(const struct page *p,
 	}
 	render(mem, p);
 	fclose(mem);
-	text = masked(mask, text, len);
 	err = savefile_write_text(path, text ? text : "", d);
 	free(text);
 	return err;
@@ -86,7 +85,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	struct report_doc *doc = NULL;
 	struct json *json = NULL;
 	struct redactor *r = NULL;
-	bool save_failed = false;
+	bool save_failed = false, text_out;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out;
@@ -102,19 +101,27 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		doc = report_doc_new(a, &ro);
 	if (doc && (o->json || o->html || o->markdown))
 		json = report_json(doc);
+	if (json && r) {
+		/* each string masked, so no value can break the syntax */
+		struct json *m = redact_json(r, json);
+
+		json_free(json);
+		json = m;
+	}
 	p.doc = doc;
 	p.json = json;
 	if (a && o->save)
 		save_failed = savefile_write(a, o->save, r, d) != 0;
 	if (json && o->html)
-		save_failed |= write_page(&p, render_html, o->html, r, d) != 0;
+		save_failed |= write_page(&p, render_html, o->html, d) != 0;
 	if (json && o->markdown)
-		save_failed |= write_page(&p, render_markdown, o->markdown, r,
+		save_failed |= write_page(&p, render_markdown, o->markdown,
 					  d) != 0;
 	diag_print(d, stderr, "rdmadoctor");
-	/* with --redact everything for standard output is rendered first,
-	 * then masked */
-	out = r ? open_memstream(&text, &len) : stdout;
+	/* with --redact, text for standard output is rendered first, then
+	 * masked (JSON is masked already) */
+	text_out = o->nhc || !(json && o->json);
+	out = r && text_out ? open_memstream(&text, &len) : stdout;
 	if (!out) {
 		json_free(json);
 		report_doc_free(doc);
@@ -133,10 +140,12 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	json_free(json);
 	report_doc_free(doc);
 	if (r) {
-		fclose(out);
-		text = masked(r, text, len);
-		fputs(text, stdout);
-		free(text);
+		if (text_out) {
+			fclose(out);
+			text = masked(r, text, len);
+			fputs(text, stdout);
+			free(text);
+		}
 		if (o->redact_map &&
 		    savefile_write_map(o->redact_map, r, d)) {
 			diag_print(d, stderr, "rdmadoctor");

@@ -450,7 +450,9 @@ int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 				int err = launch(o, p.ws, p.nws, w);
 
 				if (err && running)
-					break; /* again when one has finished */
+					continue; /* again when one has
+						   * finished; an idle one
+						   * may take the task */
 				if (err) {
 					not_started(&p, next++, -err, false);
 					continue;

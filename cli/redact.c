@@ -313,14 +313,32 @@ char *redact_text(struct redactor *r, const char *text, size_t len)
 	struct strbuf sb = STRBUF_INIT;
 	char *copy = xstrndup(text, len); /* NUL-terminated for the matchers */
 	const char *s = copy;
+	bool after_escape = false;
 	size_t i = 0;
 
 	len = strlen(copy);
 	while (i < len) {
 		enum redact_class c = REDACT_HOST;
-		bool boundary = !i || (!word_char(s[i - 1]) && s[i - 1] != '.' &&
-				       s[i - 1] != ':');
+		bool boundary = !i || after_escape ||
+				(!word_char(s[i - 1]) && s[i - 1] != '.' &&
+				 s[i - 1] != ':');
 		size_t n = 0, at = 0;
+
+		after_escape = false;
+		if (s[i] == '\033' && s[i + 1] == '[') {
+			/* a colour: copied whole, and what follows starts a
+			 * word (the 'm' that ends it is no part of one) */
+			size_t e = i + 2;
+
+			while (s[e] && strchr("0123456789;", s[e]))
+				e++;
+			if (s[e])
+				e++;
+			sb_add(&sb, s + i, e - i);
+			i = e;
+			after_escape = true;
+			continue;
+		}
 
 		if (boundary) {
 			n = match_known(r, s + i, &c);
@@ -345,6 +363,16 @@ char *redact_text(struct redactor *r, const char *text, size_t len)
 	}
 	free(copy);
 	return sb_detach(&sb);
+}
+
+static char *mask_string(void *ctx, const char *s, size_t len)
+{
+	return redact_text(ctx, s, len);
+}
+
+struct json *redact_json(struct redactor *r, const struct json *j)
+{
+	return json_map_strings(j, mask_string, r);
 }
 
 char *redact_bytes(struct redactor *r, const char *data, size_t len,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "engine/fact.h"
+#include "engine/json.h"
 
 enum redact_class {
 	REDACT_HOST,
@@ -42,6 +43,10 @@ void redact_add_facts(struct redactor *r, const struct fact_base *fb);
  * value replaced by its token; owned by the caller.  Tokens hold only
  * letters, digits and '-', so JSON, HTML and Markdown stay valid. */
 char *redact_text(struct redactor *r, const char *text, size_t len);
+
+/* A copy of the document j with each string masked (keys kept), so that
+ * no value can break its syntax; owned. */
+struct json *redact_json(struct redactor *r, const struct json *j);
 
 /* As redact_text for data that may hold NUL bytes (a recorded file):
  * each NUL-separated piece is masked and the NULs kept; the result's

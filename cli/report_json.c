@@ -129,10 +129,8 @@ struct json *report_json(const struct report_doc *doc)
 	json_set(root, "verdict", json_new_string(doc->verdict));
 	json_set(src, "kind", json_new_string(doc->kind));
 	json_set(src, "path", json_new_string(doc->path));
-	arr = json_new_array();
-	for (size_t i = 0; i < doc->npaths; i++)
-		json_push(arr, json_new_string(doc->paths[i]));
-	json_set(src, "paths", arr);
+	json_set(src, "paths",
+		 strings_json((char *const *)doc->paths, doc->npaths));
 	json_set(src, "hostname", json_new_string(doc->hostname));
 	json_set(root, "source", src);
 	arr = json_new_array();

@@ -45,7 +45,7 @@ struct fired {
  * of them: what each case would otherwise load for itself. */
 struct shared {
 	bool loaded; /* tried, for this overlay */
-	const char *overlay; /* the suite's rule directory, or NULL */
+	char *overlay; /* the suite's rule directory (a copy), or NULL */
 	struct analysis_base base;
 	int rc; /* analysis_base_load's; nonzero: each case loads its own */
 	struct diag *d; /* what loading said, which each case's own says */
@@ -640,7 +640,15 @@ static void shared_release(struct shared *sh)
 	if (sh->loaded && !sh->rc)
 		analysis_base_release(&sh->base);
 	diag_free(sh->d);
+	free(sh->overlay);
 	memset(sh, 0, sizeof(*sh));
+}
+
+/* Whether two suites test the same rule directory (NULL: the shipped
+ * rules); by name, since a suite's copy is freed when it ends. */
+static bool same_dir(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
 }
 
 /* The base for a case of t run with ao, loaded on the suite's first
@@ -652,11 +660,11 @@ shared_base(struct tfile *t, const struct analysis_opts *ao, struct diag *d)
 {
 	struct shared *sh = &t->run->shared;
 
-	if (sh->loaded && sh->overlay != t->overlay)
+	if (sh->loaded && !same_dir(sh->overlay, t->overlay))
 		shared_release(sh);
 	if (!sh->loaded) {
 		sh->loaded = true;
-		sh->overlay = t->overlay;
+		sh->overlay = t->overlay ? xstrdup(t->overlay) : NULL;
 		sh->d = diag_new();
 		sh->rc = analysis_base_load(ao, sh->d, &sh->base);
 	}

@@ -165,19 +165,20 @@ int savefile_write(const struct analysis *a, const char *path,
 		   struct redactor *r, struct diag *d)
 {
 	struct json *j = report_snapshot_json(a->fb);
-	char *text = json_dump(j, true);
-	char *with_newline = xasprintf("%s\n", text);
+	char *text, *with_newline;
 	int err;
 
+	if (r) {
+		/* each string masked, so no value can break the syntax */
+		struct json *m = redact_json(r, j);
+
+		json_free(j);
+		j = m;
+	}
+	text = json_dump(j, true);
+	with_newline = xasprintf("%s\n", text);
 	json_free(j);
 	free(text);
-	if (r) {
-		char *masked = redact_text(r, with_newline,
-					   strlen(with_newline));
-
-		free(with_newline);
-		with_newline = masked;
-	}
 	/* A fact file holds what the host's logs said: private. */
 	err = savefile_write_private(path, with_newline, d);
 	free(with_newline);

@@ -15,10 +15,10 @@
 #define SAVEFILE_MODE_REPORT 0666
 #define SAVEFILE_MODE_PRIVATE 0600
 
-/* Fills the temporary file fd (borrowed; the caller closes it).  Returns
- * 0, or a negative errno with a message in err. */
 struct redactor;
 
+/* Fills the temporary file fd (borrowed; the caller closes it).  Returns
+ * 0, or a negative errno with a message in err. */
 typedef int (*savefile_fill_fn)(int fd, void *ctx, char *err, size_t errsize);
 
 /* Writes path atomically: refuses (-EEXIST after reporting to d) when

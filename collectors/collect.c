@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -888,11 +889,18 @@ static uint32_t adapter_of(const struct fact_base *fb, const struct fact *h)
  * (kb/adapters.yaml fw_major, from the mlxup/MFT firmware tables), and
  * it is taken only when every entry with that major is of one family
  * (16 is ConnectX-5 and ConnectX-5 Ex, 2 ConnectX-3 and ConnectX-3 Pro:
- * no family then).  Returns an interned family name, or 0. */
+ * no family then).  Those majors are NVIDIA's numbering: another
+ * vendor's firmware may count the same (Broadcom's 20.x, 22.x), so the
+ * hca must be NVIDIA's, by its PCI vendor id or, when none is known, by
+ * an mlx4_/mlx5_ device name.  Returns an interned family name, or 0. */
 static uint32_t family_of_fw_major(const struct fact_base *fb,
 				   const struct fact *h)
 {
 	const struct value *fw = fact_get(h, sym_intern_cstr("fw_ver"));
+	const struct value *vid = fact_get(h, sym_intern_cstr("vendor_id"));
+	const struct value *nm = fact_get(h, sym_intern_cstr("name"));
+	const char *v = vid ? value_text(vid) : NULL;
+	const char *dev = nm ? value_text(nm) : NULL;
 	const char *t = fw ? value_text(fw) : NULL, *dot;
 	char *end;
 	long major;
@@ -901,6 +909,9 @@ static uint32_t family_of_fw_major(const struct fact_base *fb,
 	uint32_t family = 0, fam = sym_intern_cstr("family");
 	struct value key;
 
+	if (v ? strcasecmp(v, "15b3") && strcasecmp(v, "0x15b3") :
+		!dev || (strncmp(dev, "mlx4_", 5) && strncmp(dev, "mlx5_", 5)))
+		return 0;
 	if (!t || !(dot = strchr(t, '.')) || dot == t)
 		return 0;
 	errno = 0;

@@ -582,6 +582,8 @@ int fact_base_replace(struct fact_base *fb, uint32_t id, uint32_t name,
 
 	if (!f)
 		return -ENOENT;
+	if (fb->mark && id <= fb->mark->n)
+		return -EPERM; /* a rollback restores no value changed in place */
 	for (uint32_t i = 0; i < f->nfields && !fl; i++)
 		if (f->fields[i].name == name)
 			fl = &f->fields[i];

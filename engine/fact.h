@@ -94,8 +94,9 @@ int fact_base_enrich(struct fact_base *fb, uint32_t id, uint32_t name,
  * tool's later output), with that value's provenance, and moves the
  * fact in the index.  The caller keeps the earlier value where rules see
  * it (a change fact).  Returns 0, -ENOENT for an unknown id or a field
- * the fact lacks, or -EINVAL for a key field or a value that cannot
- * take the field's vocabulary type. */
+ * the fact lacks, -EPERM for a fact from before the base's mark (a
+ * rollback restores no value changed in place), or -EINVAL for a key
+ * field or a value that cannot take the field's vocabulary type. */
 int fact_base_replace(struct fact_base *fb, uint32_t id, uint32_t name,
 		      struct value v, const struct prov *prov);
 /* Drops a fact that was begun but not committed. */

@@ -121,6 +121,40 @@ struct json *json_parse(const char *text, size_t len, char *err, size_t errsize)
 	return W(obj);
 }
 
+struct json *json_map_strings(const struct json *j,
+			      char *(*fn)(void *ctx, const char *s, size_t len),
+			      void *ctx)
+{
+	struct json_object *o = J(j), *copy;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string: {
+		char *m = fn(ctx, json_object_get_string(o),
+			     (size_t)json_object_get_string_len(o));
+
+		copy = json_object_new_string(m);
+		free(m);
+		return W(copy);
+	}
+	case json_type_array:
+		copy = json_object_new_array();
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			json_object_array_add(
+				copy, J(json_map_strings(
+					      W(json_object_array_get_idx(o, i)),
+					      fn, ctx)));
+		return W(copy);
+	case json_type_object:
+		copy = json_object_new_object();
+		json_object_object_foreach(o, key, val)
+			json_object_object_add(
+				copy, key, J(json_map_strings(W(val), fn, ctx)));
+		return W(copy);
+	default:
+		return W(json_object_get(o)); /* a scalar: shared */
+	}
+}
+
 enum json_kind json_kind_of(const struct json *j)
 {
 	switch (json_object_get_type(J(j))) {

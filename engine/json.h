@@ -38,6 +38,14 @@ void json_set(struct json *obj, const char *key, struct json *val);
 void json_push(struct json *arr, struct json *val);
 void json_free(struct json *j);
 
+/* A copy of j in which every string value (not the keys) is what fn
+ * makes of it: an owned, NUL-terminated replacement (--redact masks a
+ * document this way, so a value can never break its syntax).  Owned
+ * result. */
+struct json *json_map_strings(const struct json *j,
+			      char *(*fn)(void *ctx, const char *s, size_t len),
+			      void *ctx);
+
 /* Serialises j; pretty selects two-space indentation.  Owned result. */
 char *json_dump(const struct json *j, bool pretty);
 

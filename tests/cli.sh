@@ -588,6 +588,16 @@ expect redact-map 1 "" -- "$BIN" check --root $F --redact-map "$T/red/map.tsv"
 grep -q "^redacted-host-1	cx5-node07$" "$T/red/map.tsv" && ok || bad "redact-map: no host line"
 [ "$(stat -c %a "$T/red/map.tsv")" = 600 ] && ok || bad "redact-map: the mapping is not private"
 expect redact-not-facts 2 "facts does not take --redact" -- "$BIN" facts --redact
+# a host name that is JSON punctuation ("},") cannot break a masked
+# document: --redact masks each string of it, not its text
+mkdir -p "$T/redh" && cp -a $F "$T/redh/root" && chmod -R u+w "$T/redh/root" &&
+	printf '},\n' > "$T/redh/root/proc/sys/kernel/hostname"
+"$BIN" check --root "$T/redh/root" --redact --json --save "$T/redh/s.json" > "$T/redh/r.json" 2> /dev/null
+[ "$(jq -r .source.hostname "$T/redh/r.json" 2>/dev/null)" = redacted-host-1 ] && jq -e . "$T/redh/s.json" > /dev/null 2>&1 &&
+	ok || bad "redact: a host name of JSON punctuation broke the masked JSON"
+"$BIN" batch --redact --json "$T/redh/root" > "$T/redh/b.jsonl" 2> /dev/null
+[ $? = 1 ] && [ "$(jq -r '.source.hostname // "summary"' "$T/redh/b.jsonl" 2>/dev/null | tr '\n' ' ')" = "redacted-host-1 summary " ] &&
+	ok || bad "batch --redact: a host name of JSON punctuation broke the run"
 # collect --redact: every member of the tar.gz and its name masked with
 # the same tokens, the map only when asked, and the bundle still analyses
 # to the same first diagnosis
@@ -608,6 +618,12 @@ grep -q "redacted-guid.*ffff" "$T/redc/map.tsv" && bad "collect --redact: a kern
 "$BIN" analyze --json "$tgz" 2>/dev/null | jq -r '.diagnoses[0].id' > "$T/redc/id"
 [ "$(cat "$T/redc/id")" = fw-below-driver-minimum ] && ok ||
 	bad "collect --redact: the masked bundle ranks $(cat "$T/redc/id") first"
+
+# 'service openibd restart' prints no status: only 'status' names the
+# openibd_status format
+printf '$ service openibd restart\nUnloading HCA driver:        [  OK  ]\nLoading HCA driver and Access Layer:        [  OK  ]\n' > "$T/oi.txt"
+"$BIN" facts --json "$T/oi.txt" > "$T/oi.json" 2> /dev/null
+grep -q '"openibd_status"' "$T/oi.json" && bad "service openibd restart read as openibd status" || ok
 
 # --- JSON lists are lists: source.paths names each path analysed, and a
 # skipped rule's needs give the fact kinds and questions as data

@@ -206,6 +206,13 @@ check "batch --redact: the summary names the same token" "redacted-host-2" \
 	"$(tail -n 1 "$T/red.jsonl" | jq -r '.fleet.diagnoses[] | select(.id == "fw-below-driver-minimum") | .hosts[0]')"
 check "batch --redact-map" "redacted-host-1	vm|redacted-host-2	cx5-node07" \
 	"$(grep '^redacted-host-' "$T/red.map" | tr '\n' '|' | sed 's/|$//')"
+# a name is known only when its host's report arrives: a bundle that
+# names the host and fails before it is masked all the same
+mkdir -p "$T/red2" && printf 'not a tarball\n' > "$T/red2/sosreport-cx5-node07-old.tar.xz"
+for form in --json ""; do
+	"$BIN" batch $form --jobs 1 --redact "$T/red2/sosreport-cx5-node07-old.tar.xz" $CX > "$T/red2/out" 2> /dev/null
+	grep -q cx5-node07 "$T/red2/out" && bad "batch --redact $form: a line before the host's report names it" || ok
+done
 "$BIN" batch --merge --redact "$T/red.jsonl" > /dev/null 2> "$T/red.err"
 check "batch --merge --redact is refused" 2 $?
 grep -q "does not take --redact" "$T/red.err" && ok || bad "batch --merge --redact: no reason given"

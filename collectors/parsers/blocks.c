@@ -40,8 +40,9 @@ enum arg_rule {
 };
 
 /* Commands and the format of their output.  A name ending in '*' is a
- * prefix; sub, when set, is a word the command line must hold (ethtool
- * -i, rdma statistic); option is the one whose value ARG_AFTER takes (a
+ * prefix; sub, when set, is the word, or the space-separated words, the
+ * command line must hold (ethtool -i, rdma statistic, service openibd
+ * status); option is the one whose value ARG_AFTER takes (a
  * second spelling after '|').  The first entry that fits wins. */
 static const struct command {
 	const char *command, *sub, *format;
@@ -94,7 +95,7 @@ static const struct command {
 	{ "ls", NULL, NULL, ARG_DIR, NULL },
 	{ "ifconfig", NULL, "ifconfig", ARG_NONE, NULL },
 	{ "openibd", "status", "openibd_status", ARG_NONE, NULL },
-	{ "service", "openibd", "openibd_status", ARG_NONE, NULL },
+	{ "service", "openibd status", "openibd_status", ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
 	{ "ibv_*", NULL, "pingpong", ARG_TOOL, NULL },
 };
@@ -126,6 +127,13 @@ static const char *const passing[] = { "less", "more", "cat", "sort",
 /* Words that may precede the command itself. */
 static const char *const wrappers[] = { "sudo", "time", "exec", "command",
 					"env", "nohup" };
+
+/* Commands that run what follows on other hosts (or in a container): the
+ * output is theirs, so the prompt's host names none of it. */
+static const char *const remote_runners[] = { "ssh", "pdsh", "clush",
+					      "srun", "mpirun", "pssh",
+					      "kubectl", "docker", "podman",
+					      "oc", "salt", "ansible" };
 
 /* Formats whose output, shown with its header and no command line, is
  * taken as complete: the header line and the format. */
@@ -287,6 +295,19 @@ static bool is_wrapper(const struct line *w)
 		return true; /* VAR=value */
 	for (size_t i = 0; i < ARRAY_SIZE(wrappers); i++)
 		if (line_eq(w, wrappers[i]))
+			return true;
+	return false;
+}
+
+static bool runs_elsewhere(const struct line *rest)
+{
+	struct line w[4];
+	size_t n = line_split(rest, w, 4), at = 0;
+
+	while (at < n && is_wrapper(&w[at]))
+		at++;
+	for (size_t i = 0; at < n && i < ARRAY_SIZE(remote_runners); i++)
+		if (line_eq(&w[at], remote_runners[i]))
 			return true;
 	return false;
 }
@@ -565,6 +586,29 @@ static void pipeline(const struct cmdline *c, size_t end,
 	sb_release(&sb);
 }
 
+/* Whether words w[from..end) hold each space-separated word of subs
+ * (NULL: nothing asked). */
+static bool holds_words(const struct cmdline *c, size_t from, size_t end,
+			const char *subs)
+{
+	for (const char *p = subs; p && *p;) {
+		size_t n = strcspn(p, " ");
+		char word[32];
+		bool found = false;
+
+		if (n >= sizeof(word))
+			return false;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		for (size_t j = from; j < end && !found; j++)
+			found = line_eq(&c->w[j], word);
+		if (!found)
+			return false;
+		p += n + (p[n] == ' ');
+	}
+	return true;
+}
+
 /* Reads the command in words[at..]; false when there is none. */
 static bool read_command(const struct line *rest, struct command_use *u)
 {
@@ -584,13 +628,8 @@ static bool read_command(const struct line *rest, struct command_use *u)
 	end = own_end(c, at);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		struct line name = base_name(c->w[at]);
-		bool sub = !commands[i].sub;
-
-		if (!command_is(&name, commands[i].command))
-			continue;
-		for (size_t j = at + 1; j < end && !sub; j++)
-			sub = line_eq(&c->w[j], commands[i].sub);
-		if (!sub)
+		if (!command_is(&name, commands[i].command) ||
+		    !holds_words(c, at + 1, end, commands[i].sub))
 			continue;
 		u->which = (int)i;
 		u->format = commands[i].format;
@@ -663,7 +702,8 @@ static bool prompt_host(const struct line *w, size_t at, char *out)
 }
 
 /* Whether ln is a prompt with a command; u gets the command, and host the
- * host the prompt names ("" when none). */
+ * host the prompt names ("" when none; "*" when the command runs on other
+ * hosts, ssh or pdsh, so that the prompt names none of the output). */
 static bool prompt_line(const struct line *ln, struct command_use *u,
 			char *host)
 {
@@ -684,6 +724,8 @@ static bool prompt_line(const struct line *ln, struct command_use *u,
 		return false;
 	if (!prompt_host(w, at, host))
 		host[0] = '\0';
+	else if (runs_elsewhere(&rest))
+		snprintf(host, HOST_BYTES, "*");
 	return true;
 }
 
@@ -764,6 +806,10 @@ static void note_host(struct cutter *k, const char *host,
 {
 	if (!host[0] || k->hosts_differ)
 		return;
+	if (!strcmp(host, "*")) {
+		k->hosts_differ = true; /* the output is other hosts' */
+		return;
+	}
 	if (!k->host[0]) {
 		snprintf(k->host, sizeof(k->host), "%s", host);
 		k->host_at = *at;

@@ -561,7 +561,8 @@ static void test_csh_limit(void **state)
 
 /* The host a prompt names, as the shells' default prompts print it
  * (bash's PS1 "\\u@\\h:\\w\\$" and RHEL's "[\\u@\\h \\W]\\$",
- * tcsh's "%m:%~ %"); two hosts in one paste name none. */
+ * tcsh's "%m:%~ %"); two hosts in one paste name none, nor does a
+ * prompt whose command runs elsewhere. */
 static void test_prompt_host(void **state)
 {
 	static const char *const named[][2] = {
@@ -595,6 +596,17 @@ static void test_prompt_host(void **state)
 		  NULL);
 	assert_int_equal(matching(&p, "host", "hostname", "client"), 0);
 	assert_int_equal(matching(&p, "host", "hostname", "server"), 0);
+	fact_base_free(p.fb);
+	/* a command run on other hosts (ssh, pdsh) prints their output: the
+	 * prompt's host names none of the paste */
+	p = paste("[admin@login01 ~]$ ssh gpu17 uname -r\n5.15.0-91-generic\n",
+		  NULL);
+	assert_int_equal(matching(&p, "host", "hostname", "login01"), 0);
+	fact_base_free(p.fb);
+	p = paste("[root@head ~]# sudo pdsh -w n[1-2] uname -r\n"
+		  "n1: 5.15.0-91-generic\n",
+		  NULL);
+	assert_int_equal(matching(&p, "host", "hostname", "head"), 0);
 	fact_base_free(p.fb);
 	/* a prompt before output nothing reads is still no reading */
 	p = paste("root@box:~# frobnicate\nhello\n", NULL);

@@ -47,6 +47,9 @@ static void test_classes(void **state)
 		 "[VPD] Serial number: redacted-serial-1");
 	masks_to(r, "SN=ABC-123", "SN=redacted-serial-2");
 	masks_to(r, "/home/alice/rdma.log", "/home/redacted-user-1/rdma.log");
+	/* a value right after a colour escape (the guide's terminal, ip -c) */
+	masks_to(r, "\033[1m10.0.9.9\033[0m up",
+		 "\033[1mredacted-ipv4-3\033[0m up");
 	redact_free(r);
 }
 

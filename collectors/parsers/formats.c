@@ -286,7 +286,7 @@ static const struct marker m_openibd_status[] = {
 	PRE("Currently active devices:", 10),
 	/* its module lines, a page's blank line between them: enough to
 	 * continue a status, never to detect one */
-	TESTN(openibd_module_line, 1, 20),
+	TESTN(line_is_module_name, 1, 20),
 };
 static const struct marker m_sysfs_attr[] = {
 	TEST(sysfs_value_line, 10),

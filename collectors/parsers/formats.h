@@ -213,8 +213,6 @@ bool ibswinfo_row_line(const struct line *ln);
 bool ucx_info_md_line(const struct line *ln);
 /* mlxfwmanager's "Status: <one of its statuses>" (parse_mlxfw.c). */
 bool mlxfw_status_line(const struct line *ln);
-/* A line that is one module name (parse_mlnx.c). */
-bool openibd_module_line(const struct line *ln);
 /* Two or more modinfo keys on one line: a paste a mail client re-flowed
  * (parse_modinfo.c). */
 bool modinfo_pairs_line(const struct line *ln);

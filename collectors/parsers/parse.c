@@ -67,6 +67,19 @@ bool line_eq(const struct line *ln, const char *s)
 	return ln->len == strlen(s) && !memcmp(ln->p, s, ln->len);
 }
 
+#define MODULE_NAME_MAX 64 /* @@ bytes of a kernel module's name */
+
+bool line_is_module_name(const struct line *ln)
+{
+	if (!ln->len || ln->len > MODULE_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < ln->len; i++)
+		if (!isalnum((unsigned char)ln->p[i]) && ln->p[i] != '_' &&
+		    ln->p[i] != '-')
+			return false;
+	return true;
+}
+
 bool line_kv(const struct line *ln, char sep, struct line *key,
 	     struct line *val)
 {

@@ -33,6 +33,9 @@ struct line line_trim(struct line ln);
 bool line_starts(const struct line *ln, const char *prefix);
 bool line_eq(const struct line *ln, const char *s);
 bool line_contains(const struct line *ln, const char *s);
+/* Whether the whole line is a kernel module's name (letters, digits, '_'
+ * and '-', at most 64 bytes), as lsmod and openibd list them. */
+bool line_is_module_name(const struct line *ln);
 /* Splits "key: value" at the first sep; both parts trimmed.  False when
  * there is no sep. */
 bool line_kv(const struct line *ln, char sep, struct line *key,

@@ -230,19 +230,6 @@ int parse_sminfo(struct emit *e, const char *text, size_t len, const char *arg)
 	return (int)(e->nfacts - before);
 }
 
-#define MODULE_NAME_MAX 64 /* @@ bytes of a kernel module's name */
-
-bool openibd_module_line(const struct line *t)
-{
-	if (!t->len || t->len > MODULE_NAME_MAX)
-		return false;
-	for (size_t i = 0; i < t->len; i++)
-		if (!isalnum((unsigned char)t->p[i]) && t->p[i] != '_' &&
-		    t->p[i] != '-')
-			return false;
-	return true;
-}
-
 /* openibd status: under "The following OFED modules are loaded:", one
  * module a line (blank lines between them where a page reflowed it),
  * up to the first line that is no module name.  The script lists the
@@ -268,7 +255,7 @@ int parse_openibd_status(struct emit *e, const char *text, size_t len,
 		}
 		if (!in || !t.len)
 			continue;
-		if (!openibd_module_line(&t)) {
+		if (!line_is_module_name(&t)) {
 			in = false;
 			continue;
 		}

@@ -1,20 +1,8 @@
 /* lsmod ("name size used_by_count users") and /proc/modules ("name size
  * refcount users state address [taint]"). */
-#include <ctype.h>
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
-
-static bool module_name(const struct line *t)
-{
-	if (!t->len || t->len > 64)
-		return false;
-	for (size_t i = 0; i < t->len; i++)
-		if (!isalnum((unsigned char)t->p[i]) && t->p[i] != '_' &&
-		    t->p[i] != '-')
-			return false;
-	return true;
-}
 
 /* "a,b," or "-" or "[permanent]" into a list value of module names. */
 static void users(struct emit *e, struct fact *f, const struct line *t,
@@ -30,7 +18,7 @@ static void users(struct emit *e, struct fact *f, const struct line *t,
 		if (i > start) {
 			struct line name = { t->p + start, i - start, t->no };
 
-			if (module_name(&name))
+			if (line_is_module_name(&name))
 				items[n++] = value_str(name.p, name.len);
 		}
 		start = i + 1;
@@ -52,7 +40,7 @@ static int parse(struct emit *e, const char *text, size_t len, bool proc)
 		size_t n = line_split(&ln, tok, proc ? 7 : 4);
 		struct fact *f;
 
-		if (n < 3 || !module_name(&tok[0]) ||
+		if (n < 3 || !line_is_module_name(&tok[0]) ||
 		    !line_digits(&tok[1], 20) || !line_digits(&tok[2], 20))
 			continue;
 		f = emit_begin(e, "module", &ln);
@@ -96,7 +84,7 @@ bool lsmod_row_line(const struct line *ln)
 {
 	struct line tok[4];
 
-	return line_split(ln, tok, 4) >= 3 && module_name(&tok[0]) &&
+	return line_split(ln, tok, 4) >= 3 && line_is_module_name(&tok[0]) &&
 	       line_digits(&tok[1], 20) && line_digits(&tok[2], 20);
 }
 
@@ -106,7 +94,7 @@ bool proc_modules_line(const struct line *ln)
 	struct line tok[7];
 	size_t n = line_split(ln, tok, 7);
 
-	return n >= 6 && module_name(&tok[0]) && line_digits(&tok[1], 20) &&
+	return n >= 6 && line_is_module_name(&tok[0]) && line_digits(&tok[1], 20) &&
 	       line_digits(&tok[2], 20) &&
 	       (line_eq(&tok[4], "Live") || line_eq(&tok[4], "Loading") ||
 		line_eq(&tok[4], "Unloading")) &&

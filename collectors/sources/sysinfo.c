@@ -10,11 +10,13 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collectors/sources/source_tree.h"
 #include "engine/strbuf.h"
+#include "engine/symbol.h"
 #include "engine/xalloc.h"
 
 #define SYSINFO_REPORT_MAX (256u << 20) /* @@ bytes of the HTML report */
@@ -320,13 +322,20 @@ struct vnode {
 	char *data; /* a file's content, a link's target */
 	size_t len;
 	char *where; /* a file's provenance */
-	size_t order; /* when it was added */
+	uint32_t *kids; /* a directory's entries: node indexes */
+	size_t nkids, capkids;
 };
 
+/* The virtual nodes, found by name through an open-addressing index, so
+ * that a path (and each directory above it) is added once however many
+ * entries name it: memory follows the bundle's size, not its depth. */
 struct overlay {
 	const struct tree_ops *under;
 	struct vnode *v;
 	size_t n, cap;
+	uint32_t *slots; /* node index + 1; 0 is free */
+	size_t nslots;
+	struct vnode top; /* the bundle's top: its kids only */
 };
 
 static struct overlay *ov(const struct source *s)
@@ -334,53 +343,59 @@ static struct overlay *ov(const struct source *s)
 	return s->overlay;
 }
 
-static int cmp_vnode(const void *a, const void *b)
+static size_t slot_of(const struct overlay *o, const char *rel, size_t len)
 {
-	return strcmp(((const struct vnode *)a)->rel,
-		      ((const struct vnode *)b)->rel);
+	size_t i = hash_bytes(rel, len) & (o->nslots - 1);
+
+	while (o->slots[i] && (strncmp(o->v[o->slots[i] - 1].rel, rel, len) ||
+			       o->v[o->slots[i] - 1].rel[len]))
+		i = (i + 1) & (o->nslots - 1);
+	return i;
+}
+
+/* The node named by the first len bytes of rel, or NULL. */
+static const struct vnode *lookup_n(const struct overlay *o, const char *rel,
+				    size_t len)
+{
+	size_t i;
+
+	if (!o->nslots)
+		return NULL;
+	i = slot_of(o, rel, len);
+	return o->slots[i] ? &o->v[o->slots[i] - 1] : NULL;
 }
 
 static const struct vnode *lookup(const struct overlay *o, const char *rel)
 {
-	struct vnode key = { .rel = (char *)rel };
-
-	return o->n ? bsearch(&key, o->v, o->n, sizeof(*o->v), cmp_vnode) :
-		      NULL;
+	return lookup_n(o, rel, strlen(rel));
 }
 
+/* Adds a node (owning what it is given) unless one has its name: the
+ * first added wins. */
 static void add(struct overlay *o, char *rel, enum node_type type, char *data,
 		size_t len, char *where)
 {
-	xgrow(&o->v, &o->cap, o->n + 1, sizeof(*o->v));
-	o->v[o->n] = (struct vnode){ rel, type, data, len, where, o->n };
-	o->n++;
-}
-
-/* Sorts by name, the order added breaking ties, and drops duplicates:
- * the first added wins. */
-static int cmp_added(const void *a, const void *b)
-{
-	const struct vnode *x = a, *y = b;
-	int c = strcmp(x->rel, y->rel);
-
-	return c ? c : (x->order > y->order) - (x->order < y->order);
-}
-
-static void settle(struct overlay *o)
-{
-	size_t w = 0;
-
-	qsort(o->v, o->n, sizeof(*o->v), cmp_added);
-	for (size_t i = 0; i < o->n; i++) {
-		if (w && !strcmp(o->v[w - 1].rel, o->v[i].rel)) {
-			free(o->v[i].rel);
-			free(o->v[i].data);
-			free(o->v[i].where);
-			continue;
-		}
-		o->v[w++] = o->v[i];
+	if (lookup(o, rel)) {
+		free(rel);
+		free(data);
+		free(where);
+		return;
 	}
-	o->n = w;
+	if ((o->n + 1) * 2 > o->nslots) {
+		free(o->slots);
+		o->nslots = o->nslots ? o->nslots * 2 : 1024;
+		o->slots = xcalloc(o->nslots, sizeof(*o->slots));
+		for (size_t k = 0; k < o->n; k++)
+			o->slots[slot_of(o, o->v[k].rel, strlen(o->v[k].rel))] =
+				(uint32_t)k + 1;
+	}
+	xgrow(&o->v, &o->cap, o->n + 1, sizeof(*o->v));
+	o->v[o->n] = (struct vnode){ .rel = rel,
+				     .type = type,
+				     .data = data,
+				     .len = len,
+				     .where = where };
+	o->slots[slot_of(o, rel, strlen(rel))] = (uint32_t)++o->n;
 }
 
 static bool under_exists(const struct source *s, const char *rel)
@@ -390,12 +405,17 @@ static bool under_exists(const struct source *s, const char *rel)
 	return !ov(s)->under->lstat(s, rel, &type);
 }
 
-/* The directories above rel, as virtual directories. */
+/* The directories above rel, as virtual directories: from the nearest
+ * up, stopping at one already there (those above it are too). */
 static void add_parents(struct overlay *o, const char *rel)
 {
-	for (const char *p = strchr(rel, '/'); p; p = strchr(p + 1, '/'))
+	const char *p = strrchr(rel, '/');
+
+	while (p && p > rel && !lookup_n(o, rel, (size_t)(p - rel))) {
 		add(o, xstrndup(rel, (size_t)(p - rel)), NODE_DIR, NULL, 0,
 		    NULL);
+		p = memrchr(rel, '/', (size_t)(p - rel));
+	}
 }
 
 /* Adds a virtual file unless the bundle has one there; whether it did. */
@@ -576,15 +596,6 @@ static void read_system_files(struct source *s, struct diag *d)
 	fetch_release(&f);
 }
 
-/* A virtual file added so far (before settle). */
-static const struct vnode *added(const struct overlay *o, const char *rel)
-{
-	for (size_t i = 0; i < o->n; i++)
-		if (!strcmp(o->v[i].rel, rel))
-			return &o->v[i];
-	return NULL;
-}
-
 /* ethtool_all_interfaces: "ethtool OPT IFACE" above each output and a
  * line of '_' below it (ethtool_all_interfaces_handler).  Each "ethtool
  * -i IFACE" output becomes the file the tool would give that command
@@ -593,7 +604,7 @@ static void split_ethtool(struct source *s)
 {
 	static const char path[] = "commands_txt_output/ethtool_all_interfaces.txt";
 	static const char head[] = "ethtool -i ";
-	const struct vnode *v = added(ov(s), path);
+	const struct vnode *v = lookup(ov(s), path);
 	struct fetch f;
 	const char *p, *end, *where;
 	int line = 1;
@@ -730,25 +741,41 @@ static bool listed(const struct names *l, const char *name)
 static int ov_list(const struct source *s, const char *rel, struct names *out)
 {
 	const struct overlay *o = ov(s);
-	const struct vnode *v = lookup(o, rel);
-	size_t n = strlen(rel);
+	const struct vnode *v = *rel ? lookup(o, rel) : &o->top;
 	int err = o->under->list(s, rel, out);
+	bool both = !err;
 
-	if (err && !(v && v->type == NODE_DIR) && *rel)
+	if (err && !(v && (v == &o->top || v->type == NODE_DIR)))
 		return err;
 	if (err)
 		memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < o->n; i++) {
-		const char *r = o->v[i].rel, *child;
+	for (size_t i = 0; v && i < v->nkids; i++) {
+		const char *r = o->v[v->kids[i]].rel, *slash = strrchr(r, '/');
+		const char *child = slash ? slash + 1 : r;
 
-		if (n && (strncmp(r, rel, n) || r[n] != '/'))
-			continue;
-		child = n ? r + n + 1 : r;
-		if (!*child || strchr(child, '/') || listed(out, child))
-			continue;
-		names_add(out, child);
+		if (!both || !listed(out, child))
+			names_add(out, child);
 	}
 	return 0;
+}
+
+/* Each node in its directory's entries. */
+static void link_kids(struct overlay *o)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		const char *slash = strrchr(o->v[i].rel, '/');
+		struct vnode *dir =
+			slash ? (struct vnode *)lookup_n(
+					o, o->v[i].rel,
+					(size_t)(slash - o->v[i].rel)) :
+				&o->top;
+
+		if (!dir || (dir != &o->top && dir->type != NODE_DIR))
+			continue;
+		xgrow(&dir->kids, &dir->capkids, dir->nkids + 1,
+		      sizeof(*dir->kids));
+		dir->kids[dir->nkids++] = (uint32_t)i;
+	}
 }
 
 static void ov_free(struct source *s)
@@ -759,8 +786,11 @@ static void ov_free(struct source *s)
 		free(o->v[i].rel);
 		free(o->v[i].data);
 		free(o->v[i].where);
+		free(o->v[i].kids);
 	}
+	free(o->top.kids);
 	free(o->v);
+	free(o->slots);
 	s->ops = o->under;
 	s->overlay = NULL;
 	free(o);
@@ -784,6 +814,6 @@ void sysinfo_overlay(struct source *s, struct diag *d)
 	read_system_files(s, d);
 	split_ethtool(s);
 	add_copies(s);
-	settle(o);
+	link_kids(o);
 	s->ops = &overlay_ops;
 }

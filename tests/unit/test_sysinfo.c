@@ -252,7 +252,13 @@ static void test_overlay(void **state)
 	assert_null(strstr(f.data, "____"));
 	fetch_release(&f);
 	names_release(&ls);
-	assert_int_equal(diag_count(d), 0);
+	/* What was read is noted, and nothing else is said. */
+	assert_int_equal(diag_count(d), 2);
+	assert_string_equal(
+		diag_get(d, 0)->message,
+		"sysinfo-snapshot report: 4 command sections (1 with no other copy in the bundle), 0 internal files, 0 other sections not read");
+	assert_string_equal(diag_get(d, 1)->message,
+			    "31 /sys files, served below /sys");
 	source_free(s);
 	diag_free(d);
 }

@@ -528,8 +528,26 @@ struct sys_ctx {
 	const char *where;
 };
 
+/* Whether the last component of the first len bytes of rel is a PCI
+ * address (0000:0b:00.0), the parent a device link would name. */
+static bool pci_parent(const char *rel, size_t len)
+{
+	static const char shape[] = "xxxx:xx:xx.x";
+	const char *slash = memrchr(rel, '/', len);
+	const char *b = slash ? slash + 1 : rel;
+
+	if ((size_t)(rel + len - b) != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'x' ? !strchr("0123456789abcdef", b[i]) || !b[i] :
+				      b[i] != shape[i])
+			return false;
+	return true;
+}
+
 /* ".../infiniband/NAME/...": the device directory, and the class link
- * and device link find(1) lists but the tool does not read. */
+ * and device link (when the parent is a PCI function) that find(1) lists
+ * but the tool does not read. */
 static void add_ib_links(struct sys_ctx *c, const char *rel)
 {
 	struct overlay *o = ov(c->s);
@@ -553,7 +571,8 @@ static void add_ib_links(struct sys_ctx *c, const char *rel)
 		add(o, cls, NODE_LINK, xasprintf("/%s", dev), 0, NULL);
 		cls = NULL;
 	}
-	if (!under_exists(c->s, devlink)) {
+	if (pci_parent(rel, (size_t)(ib - rel)) &&
+	    !under_exists(c->s, devlink)) {
 		add(o, devlink, NODE_LINK, xasprintf("/%s", pci), 0, NULL);
 		devlink = NULL;
 	}

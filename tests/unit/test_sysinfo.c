@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "collectors/sources/catalog.h"
 #include "collectors/sources/source.h"
@@ -263,6 +265,48 @@ static void test_overlay(void **state)
 	diag_free(d);
 }
 
+/* A soft device (rdma_rxe) below /sys/devices/virtual: its class link,
+ * but no device link, since it has no PCI parent. */
+static void test_virtual_device(void **state)
+{
+	char dir[] = "/tmp/rd-test-sysinfoXXXXXX";
+	char *sub, *osf;
+	FILE *f;
+	struct diag *d = diag_new();
+	struct source *s;
+	struct names ls;
+	char *t;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	sub = xasprintf("%s/commands_txt_output", dir);
+	osf = xasprintf("%s/other_system_files", sub);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	f = fopen(osf, "w");
+	assert_non_null(f);
+	fputs("File: /sys/devices/virtual/infiniband/rxe0/fw_ver: 0.0.0\n"
+	      "File: /sys/devices/virtual/infiniband/rxe0/ports/1/state: 4: ACTIVE\n",
+	      f);
+	fclose(f);
+	s = source_dir_new(dir, false, NULL, d);
+	assert_non_null(s);
+	assert_int_equal(source_list(s, "/sys/class/infiniband", &ls), 0);
+	assert_int_equal(ls.n, 1);
+	assert_string_equal(ls.v[0], "rxe0");
+	names_release(&ls);
+	t = read_all(s, "/sys/class/infiniband/rxe0/ports/1/state");
+	assert_string_equal(t, "4: ACTIVE\n");
+	free(t);
+	assert_false(source_lexists(s, "/sys/class/infiniband/rxe0/device"));
+	source_free(s);
+	unlink(osf);
+	rmdir(sub);
+	rmdir(dir);
+	free(osf);
+	free(sub);
+	diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_system_files),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_overlay),
+		cmocka_unit_test(test_virtual_device),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

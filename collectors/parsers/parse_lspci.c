@@ -15,7 +15,8 @@
 #include "collectors/parsers/formats.h"
 #include "engine/xalloc.h"
 
-/* Class names lspci prints without -nn, for the network classes. */
+/* Class names lspci prints without -nn (pci.ids class and subclass
+ * names), for the network classes, bridges and GPUs. */
 static const struct {
 	const char *name;
 	const char *code;
@@ -24,6 +25,9 @@ static const struct {
 	{ "Infiniband controller", "0207" },
 	{ "Fabric controller", "0208" },
 	{ "Network controller", "0280" },
+	{ "VGA compatible controller", "0300" },
+	{ "3D controller", "0302" },
+	{ "PCI bridge", "0604" },
 };
 
 /* The device/port types pciutils' cap_express() prints after "Express "

@@ -53,6 +53,7 @@ struct logscan {
 	uint32_t gen;
 	size_t *queue; /* signatures to confirm on this line */
 	struct litset *factors; /* tagged with the signature index */
+	bool no_factors; /* logscan_use_factors(false) */
 };
 
 #define HIT 0x80000000u
@@ -497,7 +498,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 	}
 	for (size_t q = 0; q < queued && !factored; q++)
 		factored = ls->sigs[ls->queue[q]].factored;
-	if (factored)
+	if (factored && !ls->no_factors)
 		litset_scan(ls->factors, text, len, factor_found, ls);
 	for (size_t q = 0; q < queued; q++) {
 		const struct signature *sig = &ls->sigs[ls->queue[q]];
@@ -506,7 +507,8 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 
 		/* a text without any of the pattern's factors cannot match
 		 * it: its regex need not run */
-		if (sig->factored && sig->factor_seen != ls->gen)
+		if (sig->factored && !ls->no_factors &&
+		    sig->factor_seen != ls->gen)
 			continue;
 		rc = regex_match(sig->re, text, len, &m);
 
@@ -521,6 +523,11 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		found++;
 	}
 	return found;
+}
+
+void logscan_use_factors(struct logscan *ls, bool on)
+{
+	ls->no_factors = !on;
 }
 
 size_t logscan_count(const struct logscan *ls)

@@ -69,6 +69,11 @@ struct logscan_hit {
 size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		     struct logscan_hit *hits, size_t max, size_t *limit);
 
+/* Whether logscan_match passes over a signature whose pattern's factors
+ * (engine/factors.h) a text does not hold; on by default.  Off, every
+ * signature a literal picked runs: the tests compare the two. */
+void logscan_use_factors(struct logscan *ls, bool on);
+
 size_t logscan_count(const struct logscan *ls);
 const char *logscan_id(const struct logscan *ls, size_t sig);
 const char *logscan_layer(const struct logscan *ls, size_t sig);

@@ -42,8 +42,9 @@ struct logscan {
 	/* nstates x nclasses transitions, each the target's row (state x
 	 * nclasses) with HIT set when a literal ends there or on its fail
 	 * chain (MARK when only marks do), so that the test every line goes
-	 * through is one load per byte.  Bytes in no literal share class 0, which leads back to the
-	 * root: rows of 70 columns rather than 256 keep the table in cache. */
+	 * through is one load per byte.  Bytes in no literal share class 0,
+	 * which leads back to the root: rows of 70 columns rather than 256
+	 * keep the table in cache. */
 	uint32_t *next;
 	uint16_t cls[256];
 	uint32_t nclasses;
@@ -81,61 +82,103 @@ void logscan_free(struct logscan *ls)
 
 /* ---- building the automaton ---- */
 
-struct builder {
-	struct logscan *ls;
-	int32_t *next; /* the trie: nstates x 256, -1 for no edge */
-	size_t capstates, caplits;
+/* The literals are gathered first, so that the trie is built with the
+ * scan's byte classes as its columns: no 256-wide rows, even for the
+ * moment of the build. */
+struct pending {
+	const char *text; /* borrowed from the fact base or log_marks */
+	size_t len;
+	int sig;
 };
 
-static int32_t new_state(struct builder *b)
+struct builder {
+	struct logscan *ls;
+	struct pending *lits;
+	size_t nlits, caplits, capstates;
+};
+
+#define NO_EDGE UINT32_MAX
+
+static uint32_t new_state(struct builder *b)
 {
 	struct logscan *ls = b->ls;
+	uint32_t n = ls->nclasses;
 	size_t cap = b->capstates;
 
 	if (ls->nstates + 1 > cap) {
 		xgrow(&ls->term, &cap, ls->nstates + 1, sizeof(*ls->term));
-		b->next = xrealloc(b->next, cap * 256 * sizeof(*b->next));
+		ls->next = xrealloc(ls->next, cap * n * sizeof(*ls->next));
 		ls->dict = xrealloc(ls->dict, cap * sizeof(*ls->dict));
 		b->capstates = cap;
 	}
-	for (int c = 0; c < 256; c++)
-		b->next[ls->nstates * 256 + c] = -1;
+	for (uint32_t k = 0; k < n; k++)
+		ls->next[ls->nstates * n + k] = NO_EDGE;
 	ls->term[ls->nstates] = -1;
 	ls->dict[ls->nstates] = 0;
-	return (int32_t)ls->nstates++;
+	return (uint32_t)ls->nstates++;
 }
 
 static void add_literal(struct builder *b, const char *text, size_t len,
 			int sig)
 {
-	struct logscan *ls = b->ls;
-	int32_t s = 0;
-
 	if (!len)
 		return;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
+	xgrow(&b->lits, &b->caplits, b->nlits + 1, sizeof(*b->lits));
+	b->lits[b->nlits++] = (struct pending){ text, len, sig };
+}
 
-		if (b->next[s * 256 + c] < 0) {
-			int32_t t = new_state(b);
+/* Byte classes: each byte of a literal its own, every other byte class
+ * 0, which leads back to the root from every state. */
+static void classify(struct builder *b)
+{
+	struct logscan *ls = b->ls;
+	bool used[256] = { false };
+	uint32_t n = 1;
 
-			b->next[s * 256 + c] = t;
+	for (size_t i = 0; i < b->nlits; i++)
+		for (size_t k = 0; k < b->lits[i].len; k++)
+			used[(unsigned char)b->lits[i].text[k]] = true;
+	for (int c = 0; c < 256; c++)
+		ls->cls[c] = used[c] ? (uint16_t)n++ : 0;
+	ls->nclasses = n;
+}
+
+/* The trie of the literals, in the order they were added (the order in
+ * which logscan_match queues signatures that end at one state). */
+static void insert_all(struct builder *b)
+{
+	struct logscan *ls = b->ls;
+	uint32_t n = ls->nclasses;
+
+	new_state(b);
+	ls->lits = xmalloc((b->nlits ? b->nlits : 1) * sizeof(*ls->lits));
+	for (size_t i = 0; i < b->nlits; i++) {
+		uint32_t s = 0;
+
+		for (size_t k = 0; k < b->lits[i].len; k++) {
+			size_t at = s * n +
+				    ls->cls[(unsigned char)b->lits[i].text[k]];
+
+			if (ls->next[at] == NO_EDGE) {
+				uint32_t t = new_state(b);
+
+				ls->next[at] = t;
+			}
+			s = ls->next[at];
 		}
-		s = b->next[s * 256 + c];
+		ls->lits[ls->nlits].sig = b->lits[i].sig;
+		ls->lits[ls->nlits].next = ls->term[s];
+		ls->term[s] = (int32_t)ls->nlits++;
 	}
-	xgrow(&ls->lits, &b->caplits, ls->nlits + 1, sizeof(*ls->lits));
-	ls->lits[ls->nlits].sig = sig;
-	ls->lits[ls->nlits].next = ls->term[s];
-	ls->term[s] = (int32_t)ls->nlits++;
 }
 
 /* HIT when a literal other than a mark ends at state t or on its fail
  * chain, MARK when only marks do, else 0. */
-static uint32_t ending(const struct logscan *ls, int32_t t)
+static uint32_t ending(const struct logscan *ls, uint32_t t)
 {
 	uint32_t flag = 0;
 
-	for (int32_t s = ls->term[t] >= 0 ? t : ls->dict[t]; s;
+	for (int32_t s = ls->term[t] >= 0 ? (int32_t)t : ls->dict[t]; s;
 	     s = ls->dict[s])
 		for (int32_t l = ls->term[s]; l >= 0; l = ls->lits[l].next)
 			if (ls->lits[l].sig != LIT_MARK)
@@ -145,76 +188,46 @@ static uint32_t ending(const struct logscan *ls, int32_t t)
 	return flag;
 }
 
-/* The scan's table (see struct logscan) from the full one. */
-static void fold(struct builder *b)
-{
-	struct logscan *ls = b->ls;
-	uint8_t rep[257]; /* a byte of each class */
-	bool used[256] = { false };
-	uint32_t n = 1;
-
-	for (size_t s = 0; s < ls->nstates; s++)
-		for (int c = 0; c < 256; c++)
-			used[c] |= b->next[s * 256 + c] != 0;
-	rep[0] = 0;
-	for (int c = 0; c < 256; c++) {
-		ls->cls[c] = 0;
-		if (used[c]) {
-			rep[n] = (uint8_t)c;
-			ls->cls[c] = (uint16_t)n++;
-		} else {
-			rep[0] = (uint8_t)c;
-		}
-	}
-	ls->nclasses = n;
-	assert(ls->nstates * n < MARK);
-	ls->next = xmalloc(ls->nstates * n * sizeof(*ls->next));
-	for (size_t s = 0; s < ls->nstates; s++) {
-		for (uint32_t k = 0; k < n; k++) {
-			int32_t t = b->next[s * 256 + rep[k]];
-
-			ls->next[s * n + k] = (uint32_t)t * n | ending(ls, t);
-		}
-	}
-}
-
 /* Failure links by breadth-first search, folded into a full transition
- * table; dict links chain the states where literals end. */
+ * table; dict links chain the states where literals end.  Then each
+ * entry becomes its target's row with the flags (see struct logscan). */
 static void link(struct builder *b)
 {
 	struct logscan *ls = b->ls;
-	int32_t *next = b->next;
-	int32_t *fail = xcalloc(ls->nstates, sizeof(*fail));
-	int32_t *queue = xmalloc(ls->nstates * sizeof(*queue));
+	uint32_t *next = ls->next, n = ls->nclasses;
+	uint32_t *fail = xcalloc(ls->nstates, sizeof(*fail));
+	uint32_t *queue = xmalloc(ls->nstates * sizeof(*queue));
 	size_t head = 0, tail = 0;
 
-	for (int c = 0; c < 256; c++) {
-		int32_t u = next[c];
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t u = next[k];
 
-		if (u < 0) {
-			next[c] = 0;
+		if (u == NO_EDGE) {
+			next[k] = 0;
 		} else {
 			fail[u] = 0;
 			queue[tail++] = u;
 		}
 	}
 	while (head < tail) {
-		int32_t s = queue[head++];
+		uint32_t s = queue[head++];
 
-		for (int c = 0; c < 256; c++) {
-			int32_t u = next[s * 256 + c];
-			int32_t f = next[fail[s] * 256 + c];
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t u = next[s * n + k];
+			uint32_t f = next[fail[s] * n + k];
 
-			if (u < 0) {
-				next[s * 256 + c] = f;
+			if (u == NO_EDGE) {
+				next[s * n + k] = f;
 				continue;
 			}
 			fail[u] = f;
-			ls->dict[u] = ls->term[f] >= 0 ? f : ls->dict[f];
+			ls->dict[u] = ls->term[f] >= 0 ? (int32_t)f : ls->dict[f];
 			queue[tail++] = u;
 		}
 	}
-	fold(b);
+	assert(ls->nstates * n < MARK);
+	for (size_t i = 0; i < ls->nstates * n; i++)
+		next[i] = next[i] * n | ending(ls, next[i]);
 	free(fail);
 	free(queue);
 }
@@ -270,12 +283,12 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 			       struct diag *d)
 {
-	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0 };
+	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0,
+			     0 };
 	size_t n;
 	const uint32_t *ids;
 
 	b.ls->factors = litset_new();
-	new_state(&b);
 	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
 		add_signature(&b, fb, fact_base_get(fb, ids[i]), d);
@@ -292,8 +305,10 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 	}
 	for (size_t i = 0; !strcmp(kind, "signature") && i < log_nmarks; i++)
 		add_literal(&b, log_marks[i], strlen(log_marks[i]), LIT_MARK);
+	classify(&b);
+	insert_all(&b);
 	link(&b);
-	free(b.next);
+	free(b.lits);
 	b.ls->queue = xcalloc(b.ls->nsigs ? b.ls->nsigs : 1, sizeof(size_t));
 	return b.ls;
 }

@@ -995,9 +995,10 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 			   (!strict &&
 			    logscan_sieve_any(&s->sieve, at, at + ln.len) &&
 			    logscan_relevant(sc->ls, ln.p, ln.len)));
-		/* a line with no literal of the sieve holds no mark */
-		if (!s->open &&
-		    (strict || logscan_sieve_any(&s->sieve, at, at + ln.len)))
+		/* a line with no literal of the sieve holds no mark (without
+		 * a scanner every line is looked at) */
+		if (!s->open && (strict || !sc->ls ||
+				 logscan_sieve_any(&s->sieve, at, at + ln.len)))
 			unrecorded(sc, &ln);
 		if (s->open) {
 			s->first = ln;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collectors/sources/archive.h"
@@ -310,9 +311,38 @@ static void replay_recorded(struct col_ctx *c, const char *name,
 	free(path);
 }
 
+/* Sleeps ms milliseconds, through signals that interrupt the sleep. */
+static void wait_ms(unsigned ms)
+{
+	struct timespec left = { (time_t)(ms / 1000),
+				 (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&left, &left) && errno == EINTR)
+		;
+}
+
+void collect_counters_again(struct collect_run *run, struct source *src,
+			    unsigned ms)
+{
+	struct col_ctx c = { run, src, run->fb, run->d, "", 0, "", 2 };
+	struct names devs;
+	bool none = source_list(src, "/sys/class/infiniband", &devs) ||
+		    !devs.n;
+
+	names_release(&devs);
+	/* Nothing to read twice: no wait. */
+	if (none)
+		return;
+	col_progress(&c, "reading the RDMA counters again in %u.%u s", ms / 1000,
+		     ms % 1000 / 100);
+	wait_ms(ms);
+	col_progress(&c, "reading the RDMA counters again");
+	col_ib_counters_all(&c);
+}
+
 void collect_source(struct collect_run *run, struct source *src)
 {
-	struct col_ctx c = { run, src, run->fb, run->d, "", 0, "" };
+	struct col_ctx c = { run, src, run->fb, run->d, "", 0, "", 0 };
 	bool live = source_is_live(src);
 	struct snapshot *rec = source_recorder(src);
 

@@ -327,6 +327,23 @@ grep -q '"name": "loopback_bw"' "$T/pt.json" && ok || bad "check --perftest has 
 grep -A1 '"name": "environment"' "$T/np.json" | grep -q '"status": "ok"' &&
 	ok || bad "live check: the environment collector found nothing"
 
+# --- check reads the counters twice: a counter that grows between the
+# readings fires the "growing" rules; with --root only when asked
+mkdir -p "$T/sroot" && cp -a tests/fixtures/healthy-cx5/root/. "$T/sroot/"
+HWC="$T/sroot/sys/class/infiniband/mlx5_0/ports/1/hw_counters"
+echo 812 > "$HWC/packet_seq_err"
+( sleep 1; echo 20812 > "$HWC/packet_seq_err" ) &
+"$BIN" check --root "$T/sroot" --sample-interval 2.5 --json > "$T/s2.json" 2>&1
+wait
+jq -e '[.diagnoses[] | select(.id == "roce-retransmissions-growing" and (.message | contains("grew from 812 to 20812")))] | length == 1' \
+	"$T/s2.json" > /dev/null && ok || bad "check --sample-interval: no second reading of the counters"
+"$BIN" check --root "$T/sroot" --json > "$T/s1.json" 2>&1
+jq -e '[.diagnoses[] | select(.id == "roce-retransmissions-growing")] | length == 0' \
+	"$T/s1.json" > /dev/null && ok || bad "check --root read the counters twice unasked"
+expect sample-interval-bad 2 "sample-interval takes seconds between 0 and 60, not 'x'" -- \
+	"$BIN" check --root "$T/sroot" --sample-interval x
+expect sample-interval-help 0 "sample-interval" -- "$BIN" check --help
+
 # --- a tool that hangs is killed at the timeout, recorded as such, and
 # the report still comes out (and so does a snapshot)
 mkdir -p "$T/bin"

@@ -216,12 +216,13 @@ static int read_member(struct archive *a, int64_t declared, uint64_t *total,
 
 /* An .xz file, decoded by xzstream and read by libarchive from its
  * blocks: libarchive 3.6 decodes xz on one thread. */
-#define XZ_DRAIN_MAX (64u << 20)
-
 struct xz_input {
 	int fd;
 	struct xzstream *x;
 };
+
+/* Decoded bytes read on past a tar error to find liblzma's reason. */
+#define XZ_DRAIN_MAX (64u << 20)
 
 static la_ssize_t xz_read(struct archive *a, void *ctx, const void **block)
 {

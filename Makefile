@@ -22,7 +22,7 @@ DATADIR = $(PREFIX)/share/rdmadoctor
 MANDIR = $(PREFIX)/share/man/man1
 
 CC ?= cc
-PKGS := yaml-0.1 libpcre2-8 json-c libarchive libibverbs
+PKGS := yaml-0.1 libpcre2-8 json-c libarchive liblzma libibverbs
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

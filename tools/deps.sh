@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="gcc make pkg-config libyaml-dev libpcre2-dev libjson-c-dev
-libarchive-dev libibverbs-dev libcmocka-dev ibverbs-providers ibverbs-utils
+libarchive-dev liblzma-dev libibverbs-dev libcmocka-dev ibverbs-providers ibverbs-utils
 infiniband-diags xz-utils bzip2 gzip tar valgrind clang libclang-rt-14-dev sosreport
 python3 python3-yaml python3-jsonschema
 tmux kmod clips jq chromium fonts-dejavu-core ripgrep

@@ -13,15 +13,42 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collectors/sources/xzstream.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
-int archive_decompress(const char *data, size_t len, size_t max, char **out,
-		       size_t *outlen, char *err, size_t errsize)
+/* Decompresses .xz data in memory on xzstream's threads. */
+static int decompress_xz(const char *data, size_t len, size_t max,
+			 struct strbuf *sb, char *err, size_t errsize)
+{
+	struct xzstream *x = xzstream_new(-1, data, len);
+	const void *block;
+	ssize_t n;
+	int rc = 0;
+
+	while ((n = xzstream_read(x, &block)) > 0) {
+		if (sb->len + (size_t)n > max) {
+			snprintf(err, errsize,
+				 "more than %zu bytes once decompressed", max);
+			rc = -E2BIG;
+			break;
+		}
+		sb_add(sb, block, (size_t)n);
+	}
+	if (n < 0) {
+		snprintf(err, errsize, "%s", xzstream_error(x));
+		rc = -EIO;
+	}
+	xzstream_free(x);
+	return rc;
+}
+
+/* Decompresses gzip or bzip2 data in memory through libarchive. */
+static int decompress_other(const char *data, size_t len, size_t max,
+			    struct strbuf *sb, char *err, size_t errsize)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *entry;
-	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	la_ssize_t n;
 	int rc = 0;
@@ -37,13 +64,13 @@ int archive_decompress(const char *data, size_t len, size_t max, char **out,
 		goto out;
 	}
 	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
-		if (sb.len + (size_t)n > max) {
+		if (sb->len + (size_t)n > max) {
 			snprintf(err, errsize,
 				 "more than %zu bytes once decompressed", max);
 			rc = -E2BIG;
 			goto out;
 		}
-		sb_add(&sb, buf, (size_t)n);
+		sb_add(sb, buf, (size_t)n);
 	}
 	if (n < 0) {
 		snprintf(err, errsize, "%s", archive_error_string(a));
@@ -51,6 +78,17 @@ int archive_decompress(const char *data, size_t len, size_t max, char **out,
 	}
 out:
 	archive_read_free(a);
+	return rc;
+}
+
+int archive_decompress(const char *data, size_t len, size_t max, char **out,
+		       size_t *outlen, char *err, size_t errsize)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc = xzstream_is_xz(data, len) ?
+			 decompress_xz(data, len, max, &sb, err, errsize) :
+			 decompress_other(data, len, max, &sb, err, errsize);
+
 	if (rc) {
 		sb_release(&sb);
 		return rc;
@@ -176,11 +214,81 @@ static int read_member(struct archive *a, int64_t declared, uint64_t *total,
 	return r == ARCHIVE_EOF ? 0 : -EIO;
 }
 
+/* An .xz file, decoded by xzstream and read by libarchive from its
+ * blocks: libarchive 3.6 decodes xz on one thread. */
+struct xz_input {
+	int fd;
+	struct xzstream *x;
+};
+
+/* Decoded bytes read on past a tar error to find liblzma's reason. */
+#define XZ_DRAIN_MAX (64u << 20)
+
+static la_ssize_t xz_read(struct archive *a, void *ctx, const void **block)
+{
+	struct xz_input *in = ctx;
+	ssize_t n = xzstream_read(in->x, block);
+
+	if (n < 0) {
+		archive_set_error(a, EIO, "%s", xzstream_error(in->x));
+		return ARCHIVE_FATAL;
+	}
+	return n;
+}
+
+/* Opens path for a: through xzstream when it starts with the xz magic
+ * (in then holds the file and the decoder, for close_input), through
+ * libarchive's own reader otherwise. */
+static int open_input(struct archive *a, const char *path, struct xz_input *in)
+{
+	unsigned char magic[6];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+	    xzstream_is_xz(magic, sizeof(magic))) {
+		in->fd = fd;
+		in->x = xzstream_new(fd, NULL, 0);
+		return archive_read_open2(a, in, NULL, xz_read, NULL, NULL);
+	}
+	if (fd >= 0)
+		close(fd);
+	return archive_read_open_filename(a, path, 65536);
+}
+
+/* Why reading a failed, with the xz decoder's reason first: corrupt xz
+ * data decodes to garbage until liblzma's check catches it, and the tar
+ * reader may stumble on the garbage before, so the decoder is run on
+ * (at most XZ_DRAIN_MAX more bytes) to tell a damaged tar inside sound
+ * xz data from damaged xz data.  The message is a's or in's. */
+static const char *read_error(struct archive *a, struct xz_input *in,
+			      const char *otherwise)
+{
+	const void *block;
+	ssize_t n = 1;
+
+	for (size_t drained = 0; in->x && n > 0 && drained < XZ_DRAIN_MAX;
+	     drained += (size_t)n)
+		n = xzstream_read(in->x, &block);
+	if (in->x && n < 0)
+		return xzstream_error(in->x);
+	return archive_error_string(a) ? archive_error_string(a) : otherwise;
+}
+
+/* Frees what open_input kept; after archive_read_free, which reads no
+ * more. */
+static void close_input(struct xz_input *in)
+{
+	xzstream_free(in->x);
+	if (in->fd >= 0)
+		close(in->fd);
+}
+
 int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 		 archive_member_fn fn, void *ctx, char *err, size_t errsize)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *entry;
+	struct xz_input in = { -1, NULL };
 	uint64_t total = 0;
 	int rc = 0, r;
 
@@ -188,9 +296,10 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 	archive_read_support_format_tar(a);
 	archive_read_support_format_gnutar(a);
 	archive_read_support_format_zip(a); /* a report zipped on Windows */
-	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+	if (open_input(a, path, &in) != ARCHIVE_OK) {
 		snprintf(err, errsize, "%s", archive_error_string(a));
 		archive_read_free(a);
+		close_input(&in);
 		return -EINVAL;
 	}
 	while ((r = archive_read_next_header(a, &entry)) == ARCHIVE_OK ||
@@ -221,9 +330,7 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 			else if (rc)
 				snprintf(err, errsize, "member '%s': %s",
 					 m.path,
-					 archive_error_string(a) ?
-						 archive_error_string(a) :
-						 "read error");
+					 read_error(a, &in, "read error"));
 			if (rc == -EIO && c.data) {
 				/* What was read of it is evidence, cut short. */
 				c.data[c.len] = '\0';
@@ -243,11 +350,11 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 	}
 	if (!rc && r != ARCHIVE_EOF) {
 		snprintf(err, errsize, "%s",
-			 archive_error_string(a) ? archive_error_string(a) :
-						   "corrupt archive");
+			 read_error(a, &in, "corrupt archive"));
 		rc = -EIO;
 	}
 	archive_read_free(a);
+	close_input(&in);
 	return rc;
 }
 

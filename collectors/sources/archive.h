@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decompresses gzip, xz or bzip2 data held in memory (e.g.
- * /proc/config.gz), keeping at most max bytes.  Returns 0 with an owned,
+/* Decompresses gzip, xz (through xzstream) or bzip2 data held in memory
+ * (e.g. /proc/config.gz), keeping at most max bytes.  Returns 0 with an owned,
  * NUL-terminated *out, or a negative errno with a message in err. */
 int archive_decompress(const char *data, size_t len, size_t max, char **out,
 		       size_t *outlen, char *err, size_t errsize);
@@ -48,7 +48,8 @@ typedef int (*archive_member_fn)(void *ctx, const struct archive_member *m,
 
 /* Walks a tar archive (compressed with gzip, xz, bzip2, zstd, lz4 or not
  * at all), or a zip archive, in
- * one streaming pass, nothing extracted to disk, keeping of each member
+ * one streaming pass, nothing extracted to disk (xz decoded on several
+ * threads ahead of the reader, see xzstream.h), keeping of each member
  * what keep says; content is copied once, from the decompressor into the
  * buffer fn receives.  More than total_max bytes of content in all is
  * refused (-E2BIG), which stops decompression bombs; the holes of a

@@ -86,6 +86,7 @@ static const struct command {
 	{ "mlxlink", NULL, "mlxlink", ARG_AFTER, "-d|--device" },
 	{ "ibswinfo*", NULL, "ibswinfo", ARG_NONE, NULL },
 	{ "ucx_info", NULL, "ucx_info", ARG_NONE, NULL },
+	{ "rxe_cfg", NULL, "rxe_cfg", ARG_NONE, NULL },
 	{ "cat", NULL, NULL, ARG_PATH, NULL },
 	{ "tail", NULL, NULL, ARG_PATH, NULL },
 	{ "head", NULL, NULL, ARG_PATH, NULL },
@@ -847,22 +848,27 @@ static struct command_use *keep_use(struct cutter *k,
 	return c;
 }
 
-/* Whether the lines from it on (to a blank line, at most
- * BARE_LOOKAHEAD) read as format. */
+/* Whether the lines from it on (after blank lines, to the next blank line,
+ * at most BARE_LOOKAHEAD) read as format. */
 static bool followed_by(const struct lines *from, const char *format)
 {
 	const struct format *f = format_find(format);
 	struct lines it = *from;
 	struct line ln;
 	const char *start = it.text + it.pos, *end = start;
+	bool output = false;
 
 	if (!f)
 		return false;
 	while (lines_next(&it, &ln) && it.no - from->no < BARE_LOOKAHEAD) {
 		struct line t = line_trim(ln);
 
+		/* blank lines between the command and its output are skipped */
+		if (!t.len && !output)
+			continue;
 		if (!t.len || fence_line(&t))
 			break;
+		output = true;
 		end = ln.p + ln.len;
 	}
 	return format_score(f, start, (size_t)(end - start)) >=
@@ -1216,6 +1222,37 @@ static struct line strip_note(struct line t)
 	return t;
 }
 
+/* The line without markdown emphasis or code marks around all of it
+ * ("_cmd -v_", "*text*", "**text**", "__text__", "`cmd`"): the same run of
+ * one to three '*' or '_' (or one '`') at both ends, with no space just
+ * inside either, as CommonMark's flanking rule requires of a delimiter run
+ * that opens and closes (a "* item" bullet or "** note" is left alone). */
+static struct line unemphasize(struct line t)
+{
+	struct line m = line_trim(t);
+	char c;
+	size_t run = 0;
+
+	if (m.len < 3)
+		return t;
+	c = m.p[0];
+	if (c != '*' && c != '_' && c != '`')
+		return t;
+	while (run < m.len && run < 4 && m.p[run] == c)
+		run++;
+	if (run > (c == '`' ? 1u : 3u) || m.len <= 2 * run)
+		return t;
+	for (size_t i = 0; i < run; i++)
+		if (m.p[m.len - 1 - i] != c)
+			return t;
+	if (m.p[m.len - 1 - run] == c || isspace((unsigned char)m.p[run]) ||
+	    isspace((unsigned char)m.p[m.len - 1 - run]))
+		return t;
+	m.p += run;
+	m.len -= 2 * run;
+	return m;
+}
+
 /* Drops what mail clients and markdown add around pasted lines, keeping
  * one line per line: quote markers, emphasis around a whole line,
  * non-breaking spaces, and notes a person wrote after a value. */
@@ -1229,13 +1266,7 @@ static char *normalize(const char *text, size_t len, size_t *outlen)
 	while (lines_next(&it, &ln)) {
 		struct line t = strip_note(unquote(ln));
 
-		{
-			struct line m = line_trim(t);
-
-			if (m.len >= 4 && line_starts(&m, "**") &&
-			    m.p[m.len - 1] == '*' && m.p[m.len - 2] == '*')
-				t = line_unmark(t);
-		}
+		t = unemphasize(unemphasize(t));
 		for (size_t i = 0; i < t.len; i++) {
 			if ((unsigned char)t.p[i] == 0xc2 && i + 1 < t.len &&
 			    (unsigned char)t.p[i + 1] == 0xa0) {

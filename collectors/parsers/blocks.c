@@ -848,8 +848,16 @@ static struct command_use *keep_use(struct cutter *k,
 	return c;
 }
 
-/* Whether the lines from it on (after blank lines, to the next blank line,
- * at most BARE_LOOKAHEAD) read as format. */
+static bool has_text(const struct block *b)
+{
+	for (const char *p = b->start; p < b->end; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			return true;
+	return false;
+}
+
+/* Whether the lines from it on (after blank lines and a fence, to the
+ * next blank line or fence, at most BARE_LOOKAHEAD) read as format. */
 static bool followed_by(const struct lines *from, const char *format)
 {
 	const struct format *f = format_find(format);
@@ -863,8 +871,9 @@ static bool followed_by(const struct lines *from, const char *format)
 	while (lines_next(&it, &ln) && it.no - from->no < BARE_LOOKAHEAD) {
 		struct line t = line_trim(ln);
 
-		/* blank lines between the command and its output are skipped */
-		if (!t.len && !output)
+		/* blank lines and the fence that opens the output, between
+		 * the command and its output, are skipped */
+		if ((!t.len || fence_line(&t)) && !output)
 			continue;
 		if (!t.len || fence_line(&t))
 			break;
@@ -890,7 +899,17 @@ static void cut_regions(struct cutter *k)
 		const char *next = it.text + it.pos;
 
 		if (fence_line(&t)) {
-			cur = add_block(k, next, raw.no + 1, NULL);
+			/* a command above the fence its output is in ("`$ cmd`"
+			 * and then the fenced output): the output is the
+			 * command's, and the empty block between lists nothing */
+			struct command_use *carry =
+				cur->use && !has_text(cur) ? cur->use : NULL;
+
+			if (carry) {
+				cur->use = NULL;
+				cur->listed = false;
+			}
+			cur = add_block(k, next, raw.no + 1, carry);
 			continue;
 		}
 		if (banner_line(&t, &path)) {
@@ -959,14 +978,6 @@ static bool paragraph(const char *end, const char **pos, uint32_t *no,
 	*pos = it.text + it.pos;
 	*no = it.no + 1;
 	return in;
-}
-
-static bool has_text(const struct block *b)
-{
-	for (const char *p = b->start; p < b->end; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-			return true;
-	return false;
 }
 
 /* Splits one region into parts by content: paragraphs of one format stay
@@ -1203,9 +1214,16 @@ static struct line strip_note(struct line t)
 		size_t shafts = 0, k;
 
 		if (*p == '<' && p + 2 < end && (p[1] == '-' || p[1] == '=') &&
-		    p[2] == p[1] && note_follows(p + 3, end) && p[-1] != '<') {
-			t.len = (size_t)(p - t.p);
-			break;
+		    p[2] == p[1] && p[-1] != '<') {
+			/* "<--", "<==", "<---", "<=====": the whole shaft */
+			const char *r = p + 1;
+
+			while (r < end && *r == p[1])
+				r++;
+			if (note_follows(r, end)) {
+				t.len = (size_t)(p - t.p);
+				break;
+			}
 		}
 		while ((k = shaft(q, (size_t)(end - q))))
 			q += k, shafts++;

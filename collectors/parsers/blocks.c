@@ -87,6 +87,7 @@ static const struct command {
 	{ "ibswinfo*", NULL, "ibswinfo", ARG_NONE, NULL },
 	{ "ucx_info", NULL, "ucx_info", ARG_NONE, NULL },
 	{ "rxe_cfg", NULL, "rxe_cfg", ARG_NONE, NULL },
+	{ "rping", NULL, "rping", ARG_NONE, NULL },
 	{ "cat", NULL, NULL, ARG_PATH, NULL },
 	{ "tail", NULL, NULL, ARG_PATH, NULL },
 	{ "head", NULL, NULL, ARG_PATH, NULL },

@@ -310,6 +310,12 @@ static const struct marker m_rxe_cfg[] = {
 	PRE("rdma_rxe module not loaded", 40),
 };
 
+static const struct marker m_rping[] = {
+	TESTN(rping_line, 20, 3),
+	PRE2("cma event RDMA_CM_EVENT_", ", error ", 40),
+	HAS("rping", 10),
+};
+
 static const struct format formats[] = {
 #define X(name, what, kinds, markers, lines, share, flags, lists)          \
 	{ #name,  what,	 parse_##name, kinds, markers, ARRAY_SIZE(markers), lines, \

@@ -164,6 +164,8 @@ void format_list_names(struct strbuf *sb);
 	  "module", m_openibd_status, 200, 0, 0, NULL) \
 	X(rxe_cfg, "rxe_cfg status (soft-RoCE interfaces and their rxe devices)", \
 	  "netdev hca tool_error", m_rxe_cfg, 50, 0, 0, "hca") \
+	X(rping, "rping (librdmacm), with -d or -v", \
+	  "perftest", m_rping, 400, 0, 0, NULL) \
 	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
 		   "SPDK, Lustre, librdmacm, libibverbs, perftest)", \
 	  "app_error limits", m_app_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
@@ -213,6 +215,8 @@ bool ibnetdiscover_row_line(const struct line *ln);
 bool mlxlink_section_line(const struct line *ln);
 bool ibswinfo_row_line(const struct line *ln);
 bool ucx_info_md_line(const struct line *ln);
+/* A step of an rping run (parse_rping.c). */
+bool rping_line(const struct line *ln);
 /* rxe_cfg status's column header (parse_rxe_cfg.c). */
 bool rxe_cfg_header_line(const struct line *ln);
 /* mlxfwmanager's "Status: <one of its statuses>" (parse_mlxfw.c). */

@@ -1285,7 +1285,9 @@ static char *normalize(const char *text, size_t len, size_t *outlen)
 	while (lines_next(&it, &ln)) {
 		struct line t = strip_note(unquote(ln));
 
-		t = unemphasize(unemphasize(t));
+		/* nested marks: "**_`cmd`_**" */
+		for (int i = 0; i < 3; i++)
+			t = unemphasize(t);
 		for (size_t i = 0; i < t.len; i++) {
 			if ((unsigned char)t.p[i] == 0xc2 && i + 1 < t.len &&
 			    (unsigned char)t.p[i + 1] == 0xa0) {

@@ -4,7 +4,8 @@
  * "ESTABLISHED", "send completion"), with -v it prints "ping data: %s";
  * a failed step prints "cma event %s, error %d", "cq completion failed
  * status %d" or "wait for <STATE> state %d".  The run is one perftest
- * fact of test rping, with the first failure as its error. */
+ * fact of test rping, with the first failure before the peer disconnected
+ * as its error. */
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
@@ -45,6 +46,7 @@ int parse_rping(struct emit *e, const char *text, size_t len, const char *arg)
 	struct line raw;
 	unsigned before = e->nfacts;
 	struct fact *f;
+	bool closed = false;
 
 	(void)arg;
 	lines_init(&it, text, len);
@@ -53,7 +55,14 @@ int parse_rping(struct emit *e, const char *text, size_t len, const char *arg)
 
 		if (!first.p && rping_line(&ln))
 			first = ln;
-		for (size_t i = 0; i < ARRAY_SIZE(failures) && !error.p; i++)
+		/* "server DISCONNECT EVENT...": the peer closed; the server's
+		 * "wait for RDMA_READ_ADV state 10" after it is the end of
+		 * every run, no failure */
+		if (line_contains(&ln, "DISCONNECT EVENT"))
+			closed = true;
+		for (size_t i = 0; i < ARRAY_SIZE(failures) && !error.p &&
+				   !closed;
+		     i++)
 			if (line_starts(&ln, failures[i]))
 				error = ln;
 	}

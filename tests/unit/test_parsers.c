@@ -297,6 +297,20 @@ static void test_perftest(void **state)
 	assert_string_equal(fact_text(f, "link_type"), "IB");
 	assert_int_equal(count(&p, "port"), 0);
 	fact_base_free(p.fb);
+
+	/* the warning perftest prints for a device its table does not know
+	 * (ctx_set_max_inline()), above a normal result */
+	p = parse("perftest",
+		  SAMPLES "perftest/rxe-lab-ib_read_bw-inline-feature-"
+			  "disabled.txt",
+		  NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(fact_text(f, "warning"),
+			    "Device not recognized to implement inline "
+			    "feature. Disabling it");
+	assert_null(fact_get(f, sym_intern_cstr("error")));
+	assert_string_equal(fact_text(f, "hca"), "rxe0");
+	fact_base_free(p.fb);
 }
 
 /* Two tools that say different things of one port: the fact keeps the

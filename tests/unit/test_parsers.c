@@ -160,6 +160,12 @@ static void test_ethtool(void **state)
 	f = find(&p, "driver", "name", "mlx4_en");
 	assert_string_equal(fact_text(f, "version"), "4.2-1.2.0");
 	assert_string_equal(fact_text(f, "origin"), "mlnx_ofed");
+	/* no interface named: the unnamed interface still carries the
+	 * adapter's firmware and PCI address */
+	f = find(&p, "netdev", "driver", "mlx4_en");
+	assert_null(fact_text(f, "name"));
+	assert_non_null(fact_text(f, "fw_ver"));
+	assert_non_null(fact_text(f, "pci"));
 	fact_base_free(p.fb);
 
 	/* the in-tree driver's fixed "5.0-0" (4.0-0 for mlx4) is inbox */

@@ -103,6 +103,24 @@ static void test_ip_ethtool(void **state)
 			    "ether");
 	fact_base_free(p.fb);
 
+	/* the same output through "| grep inet": the interface lines are
+	 * gone, and each IPv4 address names its interface by its label,
+	 * last on the line (iproute2 print_addrinfo()); a secondary address
+	 * of one interface keeps the first, an alias label its interface */
+	p = from_text("ip",
+		      "    inet 172.17.24.56/24 brd 172.17.242.255 scope global "
+		      "ens6\n"
+		      "    inet 172.162.42.56/24 brd 172.16.242.255 scope global "
+		      "ib0\n"
+		      "    inet 172.162.42.57/24 scope global secondary ib0:1\n"
+		      "    inet6 fe80::1/64 scope link \n");
+	assert_int_equal(count(&p, "netdev"), 2);
+	assert_string_equal(text(find(&p, "netdev", "name", "ib0"), "addr"),
+			    "172.162.42.56/24");
+	assert_string_equal(text(find(&p, "netdev", "name", "ens6"), "addr"),
+			    "172.17.24.56/24");
+	fact_base_free(p.fb);
+
 	p = parse_file("transcript",
 		       SAMPLES "ip/magnate3-sriov-roce-ip-link-ens6-vfs.txt",
 		       NULL);

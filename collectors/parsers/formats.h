@@ -103,7 +103,7 @@ void format_list_names(struct strbuf *sb);
 	X(dmesg, "kernel log: dmesg, journalctl, /var/log/messages, kern.log", \
 	  "log log_event", m_dmesg, 200, 50, 0, NULL) \
 	X(ibstatus, "ibstatus output", \
-	  "hca port tool_error", m_ibstatus, 65536, 0, 0, "hca") \
+	  "hca port gid tool_error", m_ibstatus, 65536, 0, 0, "hca") \
 	X(ibv_devinfo, "ibv_devinfo output, with or without -v", \
 	  "hca port gid tool_error", m_ibv_devinfo, 65536, 0, 0, "hca") \
 	X(ibv_devices, "ibv_devices output", \

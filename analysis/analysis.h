@@ -52,6 +52,9 @@ struct analysis_opts {
 	struct snapshot *record; /* collect: record what the host source serves */
 	bool no_site_rules; /* leave out /etc and ~/.config overlays */
 	bool perftest; /* run the loopback bandwidth test (live) */
+	/* Live or --root: read the RDMA counters again this long after the
+	 * first reading (0: once). */
+	unsigned sample_interval_ms;
 	/* Called after collection, before the engine runs: facts of its own
 	 * (rules test's inline facts, which may be of kinds the rule set rs
 	 * declares).  Nonzero fails the analysis. */

@@ -174,6 +174,10 @@ int diagnose(const struct options *o)
 	if (!options_analysis(o, &ao, &as, d)) {
 		if (o->nhc)
 			ao.progress = false;
+		/* A live check reads the counters twice; a health check
+		 * (--nhc) judges faults, which one reading shows. */
+		if (ao.live && !o->sample_interval_set && !o->nhc)
+			ao.sample_interval_ms = SAMPLE_INTERVAL_DEFAULT_MS;
 		rc = analysis_run(&ao, d, &a);
 	}
 	rc = finish(o, d, a, rc, o->nargs ? "analyze" : "check");

@@ -34,8 +34,9 @@ struct command_entry {
 #define OPTS_GUIDE                                                            \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
 	 OPT(PERFTEST))
-#define OPTS_CHECK \
-	(OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN) | OPTS_REDACT)
+#define OPTS_CHECK                                                 \
+	(OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN) | OPTS_REDACT | \
+	 OPT(SAMPLE_INTERVAL))
 #define OPTS_ANALYZE \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML) | \
 	 OPT(MARKDOWN) | OPTS_REDACT)
@@ -84,13 +85,19 @@ static const struct command_entry commands[] = {
 	  "           rdmadoctor guide --root tests/fixtures/cx5-fw-mismatch/root",
 	  OPTS_GUIDE | OPTS_REDACT, NULL, 0 },
 	{ "check", cmd_check,
-	  "check [--root DIR] [--timeout SEC] [--perftest] [--nhc] [--html FILE]",
+	  "check [--root DIR] [--timeout SEC] [--sample-interval SEC] [--perftest]\n"
+	  "  [--nhc] [--html FILE]",
 	  "Diagnose this host, or the directory snapshot given with --root.\n"
 	  "  Reads /sys, /proc and the kernel config, asks libibverbs for devices and\n"
 	  "  runs read-only tools (ibstat, ethtool -i, ...) with a timeout (default\n"
 	  "  10 s); a tool that hangs is killed and reported as such.  It only reads,\n"
 	  "  except that --perftest also runs a 2-second loopback ib_write_bw on the\n"
 	  "  first active port (server and client on this host).\n"
+	  "  The RDMA counters (/sys/class/infiniband/*/ports/*/counters and\n"
+	  "  hw_counters) are read twice, --sample-interval seconds apart (default 3;\n"
+	  "  0 reads them once), so that counters that grow now (retransmissions,\n"
+	  "  congestion notifications) tell from counts left over since boot.  With\n"
+	  "  --root or --nhc they are read once unless --sample-interval is given.\n"
 	  "  --html FILE also writes the report as a page: the five-layer stack\n"
 	  "  coloured by status, and the ranked diagnoses.  --nhc prints nothing on a\n"
 	  "  healthy host and, on a fault (a diagnosis of severity error or worse),\n"
@@ -220,6 +227,9 @@ static void usage(FILE *out)
 		"      --origin      rules list: the file each rule comes from\n"
 		"      --nhc         check: NHC's one-line failure format, for health checks\n"
 		"      --perftest    check, collect: also run a loopback ib_write_bw\n"
+		"      --sample-interval SEC  check: read the RDMA counters a second time\n"
+		"                    SEC seconds after the first (default 3 on a live\n"
+		"                    host; 0: once)\n"
 		"      --deadline S  check, analyze, batch, collect: stop the whole run\n"
 		"                    after S seconds, its tools and workers too (exit 2)\n"
 		"  -h, --help        help; 'rdmadoctor COMMAND --help' for a command\n"

@@ -13,6 +13,7 @@
 
 #define TIMEOUT_MAX_S 3600 /* @@ */
 #define DEADLINE_MAX_S 86400 /* @@ */
+#define SAMPLE_INTERVAL_MAX_S 60 /* @@ */
 #define JOBS_MAX 1024 /* processes batch runs at once */
 #define DEFAULT_TIMEOUT_MS 10000 /* a tool's time on a live host */
 
@@ -209,6 +210,20 @@ static int set(struct options *o, enum option_id id, const char *arg)
 		o->timeout_ms = (unsigned)(t * 1000);
 		o->timeout_set = true;
 		break;
+	case OPTION_SAMPLE_INTERVAL:
+		t = strtod(arg, &end);
+		if (*end || end == arg || !(t >= 0) ||
+		    t > SAMPLE_INTERVAL_MAX_S) {
+			char max[16];
+
+			snprintf(max, sizeof(max), "%d", SAMPLE_INTERVAL_MAX_S);
+			return usage_error(
+				"--sample-interval takes seconds between 0 and %s, not '%s'",
+				max, arg);
+		}
+		o->sample_interval_ms = (unsigned)(t * 1000);
+		o->sample_interval_set = true;
+		break;
 	case OPTION_JOBS:
 		n = strtol(arg, &end, 10);
 		if (*end || end == arg || n < 1 || n > JOBS_MAX) {
@@ -286,6 +301,7 @@ int options_analysis(const struct options *o, struct analysis_opts *ao,
 	ao->nrule_dirs = o->nrules;
 	ao->timeout_ms = o->timeout_ms;
 	ao->perftest = o->perftest;
+	ao->sample_interval_ms = o->sample_interval_ms;
 	ao->progress =
 		!o->quiet && isatty(fileno(stderr)) && !getenv("NO_PROGRESS");
 	if (answers_from_options(as, o, d))

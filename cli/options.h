@@ -40,7 +40,8 @@ struct answers;
 	X(NHC, "nhc", 0, 0)           \
 	X(MERGE, "merge", 0, 0)       \
 	X(PERFTEST, "perftest", 0, 0) \
-	X(DEADLINE, "deadline", 0, 1)
+	X(DEADLINE, "deadline", 0, 1) \
+	X(SAMPLE_INTERVAL, "sample-interval", 0, 1)
 
 enum option_id {
 #define X(id, name, letter, arg) OPTION_##id,
@@ -80,6 +81,8 @@ struct options {
 	const char *save; /* --save FILE */
 	unsigned timeout_ms;
 	bool timeout_set; /* --timeout given */
+	unsigned sample_interval_ms; /* --sample-interval; 0 reads once */
+	bool sample_interval_set; /* --sample-interval given */
 	unsigned jobs; /* batch --jobs; 0 = one per processor */
 	const char *html; /* --html FILE */
 	const char *markdown; /* --markdown FILE */
@@ -90,6 +93,10 @@ struct options {
 	char **args; /* positional arguments, the command words first */
 	size_t nargs;
 };
+
+/* check on a live host reads the RDMA counters a second time this long
+ * after the first, so that rules can see which of them grow. */
+#define SAMPLE_INTERVAL_DEFAULT_MS 3000
 
 /* Parses argv[1..argc): options anywhere, the rest (the command, its
  * subcommand and its arguments) in o->args in order; "--" ends the

@@ -154,9 +154,51 @@ void col_ib_counters(struct col_ctx *c, const char *dev, const char *dir,
 			emit_int(&e, f, "port", port, NULL);
 		emit_str(&e, f, "name", ls.v[i], strlen(ls.v[i]), NULL);
 		emit_int(&e, f, "value", v, &ln);
+		if (c->reading > 0)
+			emit_int(&e, f, "reading", c->reading, NULL);
 		emit_end(&e, f);
 		free(where);
 		free(path);
 	}
 	names_release(&ls);
+}
+
+void col_ib_counters_all(struct col_ctx *c)
+{
+	static const char *const kinds[] = { "counters", "hw_counters" };
+	struct names devs;
+
+	if (source_list(c->src, "/sys/class/infiniband", &devs)) {
+		names_release(&devs);
+		return;
+	}
+	for (size_t i = 0; i < devs.n; i++) {
+		char *dir = xasprintf("/sys/class/infiniband/%s", devs.v[i]),
+		     *portdir = xasprintf("%s/ports", dir),
+		     *own = xasprintf("%s/hw_counters", dir);
+		struct names ports;
+
+		col_ib_counters(c, devs.v[i], own, 0);
+		if (!source_list(c->src, portdir, &ports))
+			for (size_t p = 0; p < ports.n; p++) {
+				long port = strtol(ports.v[p], NULL, 10);
+
+				for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+					char *path = xasprintf("%s/%s/%s",
+							       portdir,
+							       ports.v[p],
+							       kinds[k]);
+
+					if (port > 0)
+						col_ib_counters(c, devs.v[i],
+								path, port);
+					free(path);
+				}
+			}
+		names_release(&ports);
+		free(own);
+		free(portdir);
+		free(dir);
+	}
+	names_release(&devs);
 }

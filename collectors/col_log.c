@@ -37,6 +37,29 @@ static void note(struct col_status *st, struct fetch *f, int facts)
 		   f->detail ? ", " : "", f->detail ? f->detail : "");
 }
 
+/* Whether a journal holds only journalctl's own word that it has no
+ * entries ("-- No entries --", "No journal files were found."). */
+static bool journal_empty(const struct fetch *f)
+{
+	static const char *const said[] = { "-- No entries --",
+					    "No journal files were found" };
+	const char *p = f->data, *end = f->data + f->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		bool known = !n || (n == 1 && *p == '\r');
+
+		for (size_t i = 0; i < ARRAY_SIZE(said) && !known; i++)
+			known = n >= strlen(said[i]) &&
+				!memcmp(p, said[i], strlen(said[i]));
+		if (!known)
+			return false;
+		p = nl ? nl + 1 : end;
+	}
+	return true;
+}
+
 static bool journal(struct col_ctx *c, struct col_status *st)
 {
 	const struct command *cmd = catalog_find("journal");
@@ -44,7 +67,7 @@ static bool journal(struct col_ctx *c, struct col_status *st)
 
 	if (source_is_live(c->src))
 		return false;
-	if (source_command(c->src, cmd, NULL, &f)) {
+	if (source_command(c->src, cmd, NULL, &f) || journal_empty(&f)) {
 		fetch_release(&f);
 		return false;
 	}

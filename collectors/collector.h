@@ -16,6 +16,7 @@ struct col_ctx {
 	char release[128]; /* kernel release, once the host collector ran */
 	unsigned unread; /* attribute files there but unreadable */
 	char unread_first[256]; /* the first of them, and why */
+	int reading; /* counters: 2 on the second reading, else 0 */
 };
 
 /* What a collector could read.  Its status is ok (or truncated) when it
@@ -47,6 +48,9 @@ void col_ib_gids(struct col_ctx *c, const char *dev, const char *portdir,
 		 long port);
 void col_ib_counters(struct col_ctx *c, const char *dev, const char *dir,
 		     long port);
+/* Every RDMA device's counters again (its own hw_counters/, and each
+ * port's counters/ and hw_counters/), as c->reading says. */
+void col_ib_counters_all(struct col_ctx *c);
 
 typedef void (*col_fn)(struct col_ctx *c, struct col_status *st);
 

@@ -121,17 +121,20 @@ void sb_add_printable(struct strbuf *sb, const char *s, size_t n,
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = utf8_printable_len(s + i, n - i);
+		size_t run = 0, k;
 
-		if (k) {
-			sb_add(sb, s + i, k);
-		} else {
-			k = 1;
-			if (s[i] == '\t' || (keep_newline && s[i] == '\n'))
-				sb_putc(sb, s[i]);
-			else
-				sb_printf(sb, "\\x%02x", (unsigned char)s[i]);
+		/* a run of printable characters goes in at once */
+		while ((k = utf8_printable_len(s + i + run, n - i - run)))
+			run += k;
+		if (run) {
+			sb_add(sb, s + i, run);
+			i += run;
+			continue;
 		}
-		i += k;
+		if (s[i] == '\t' || (keep_newline && s[i] == '\n'))
+			sb_putc(sb, s[i]);
+		else
+			sb_printf(sb, "\\x%02x", (unsigned char)s[i]);
+		i++;
 	}
 }

@@ -120,12 +120,44 @@ if command -v sos > /dev/null 2>&1; then
 else
 	bad "no sos command: make deps installs Debian's sosreport package"
 fi
+# A real sysinfo-snapshot of this kind of machine (no adapter, a kernel
+# without CONFIG_INFINIBAND), as NVIDIA's tool wrote it: never green.
+SI=tests/fixtures/sysinfo-vm-no-rdma/sysinfo-snapshot-v3.7.9.9-vm-20261201-205031
+expect sysinfo-real-no-rdma 1 "kernel-without-infiniband, kernel_module layer" -- \
+	"$BIN" analyze "$SI"
+expect sysinfo-real-no-device 1 "ibstat lists no CA" -- "$BIN" analyze "$SI"
+expect sysinfo-real-internal-file 1 "section '/proc/cpuinfo'" -- "$BIN" analyze "$SI"
+# A report whose section never ends: read up to there, with a warning that
+# names the file and line, and the rest of the bundle still read.
+mkdir -p "$T/si-bad/commands_txt_output"
+cp "$SI/commands_txt_output/ibstat.txt" "$T/si-bad/commands_txt_output/"
+printf '<html><pre>\n<a name="sec3001"></a><h2>/proc/modules</h2><p>mlx5_core 1 0 - Live 0x0<br/>\n<a name="sec3002"></a><h2>/etc/hostname' > "$T/si-bad/host-1.html"
+expect sysinfo-unterminated-body 1 "host-1.html:2: warning: section 'sec3001': unterminated <p>" -- \
+	"$BIN" analyze "$T/si-bad"
+expect sysinfo-unterminated-still-reads 1 "/proc/modules" -- "$BIN" analyze "$T/si-bad"
+# The same layout holding a ConnectX-3 host's real outputs: the facts come
+# from the sysfs tree of other_system_files (the PCI address through the
+# device link the tool does not list), the ethtool -i cut out of
+# ethtool_all_interfaces, and the report's section for ibv_devinfo -v.
+CX3=tests/fixtures/sysinfo-cx3-eth/sysinfo-snapshot-v3.7.9.9-cx3node-20240301-101500
+"$BIN" facts "$CX3" > "$T/cx3.facts" 2>&1
+for want in \
+	'hca name=mlx4_0 fw_ver=2.40.7000 model=MT4099 psid=MT_1090120019 .*pci=0000:0b:00.0 .*\[sys/class/infiniband/mlx4_0' \
+	'port hca=mlx4_0 port=2 state=ACTIVE phys_state=LINKUP rate_gbps=40 .*link_layer=Ethernet .*\[sys/class/infiniband/mlx4_0/ports/2\]' \
+	'driver name=mlx4_en evidence=ethtool version=4.2-1.2.0 origin=mlnx_ofed  \[commands_txt_output/ethtool_all_interfaces.txt' \
+	"netdev name=eth2 driver=mlx4_en fw_ver=2.40.7000 pci=0000:0b:00.0  \\[commands_txt_output/ethtool_all_interfaces.txt, 'ethtool -i eth2' at line 4:2\\]" \
+	"listing tool=ibv_devinfo of=hca filter= count=1  \\[cx3node-20240301-101500.html: section 'ibv_devinfo -v'\\]"; do
+	if grep -q -- "$want" "$T/cx3.facts"; then ok; else
+		bad "sysinfo-cx3-facts: no fact matching '$want'"
+	fi
+done
 expect kind-override 1 "bw-below-line-rate" -- \
 	"$BIN" analyze $EX perftest=examples/cx5-fw-mismatch/ib_write_bw.txt
 
 # --- a sosreport tarball, read in place, gives the same JSON as its
 # directory (but for the path); every compression sos uses
-for bundle in $EX tests/fixtures/sos-debian-vm/sosreport-vm-fixture-2026-11-29-lpigkjd; do
+for bundle in $EX tests/fixtures/sos-debian-vm/sosreport-vm-fixture-2026-11-29-lpigkjd \
+	"$SI" tests/fixtures/sysinfo-cx3-eth/sysinfo-snapshot-v3.7.9.9-cx3node-20240301-101500; do
 	"$BIN" analyze --json "$bundle" | jq 'del(.source.path, .source.paths)' > "$T/dir.json"
 	for z in J z j; do
 		tar -C "$(dirname "$bundle")" -c${z}f "$T/bundle.tar" "$(basename "$bundle")"
@@ -294,6 +326,23 @@ grep -q '"name": "loopback_bw"' "$T/np.json" && bad "check ran the loopback test
 grep -q '"name": "loopback_bw"' "$T/pt.json" && ok || bad "check --perftest has no loopback_bw collector"
 grep -A1 '"name": "environment"' "$T/np.json" | grep -q '"status": "ok"' &&
 	ok || bad "live check: the environment collector found nothing"
+
+# --- check reads the counters twice: a counter that grows between the
+# readings fires the "growing" rules; with --root only when asked
+mkdir -p "$T/sroot" && cp -a tests/fixtures/healthy-cx5/root/. "$T/sroot/"
+HWC="$T/sroot/sys/class/infiniband/mlx5_0/ports/1/hw_counters"
+echo 812 > "$HWC/packet_seq_err"
+( sleep 1; echo 20812 > "$HWC/packet_seq_err" ) &
+"$BIN" check --root "$T/sroot" --sample-interval 2.5 --json > "$T/s2.json" 2>&1
+wait
+jq -e '[.diagnoses[] | select(.id == "roce-retransmissions-growing" and (.message | contains("grew from 812 to 20812")))] | length == 1' \
+	"$T/s2.json" > /dev/null && ok || bad "check --sample-interval: no second reading of the counters"
+"$BIN" check --root "$T/sroot" --json > "$T/s1.json" 2>&1
+jq -e '[.diagnoses[] | select(.id == "roce-retransmissions-growing")] | length == 0' \
+	"$T/s1.json" > /dev/null && ok || bad "check --root read the counters twice unasked"
+expect sample-interval-bad 2 "sample-interval takes seconds between 0 and 60, not 'x'" -- \
+	"$BIN" check --root "$T/sroot" --sample-interval x
+expect sample-interval-help 0 "sample-interval" -- "$BIN" check --help
 
 # --- a tool that hangs is killed at the timeout, recorded as such, and
 # the report still comes out (and so does a snapshot)

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/parsers/parse_log.h"
+#include "engine/factors.h"
+#include "engine/litset.h"
 #include "engine/symbol.h"
 #include "engine/vocab.h"
 #include "engine/xalloc.h"
@@ -15,10 +18,19 @@ struct signature {
 	char *layer;
 	struct regex *re;
 	uint32_t seen; /* generation of the last line it was queued */
+	/* Whether the pattern has factors (factors.h), and the generation
+	 * of the last line that held one: a line without is no match. */
+	bool factored;
+	uint32_t factor_seen;
 };
 
+/* A literal of no signature: a log source's, or a mark (log_marks) that
+ * only the sieve looks for. */
+#define LIT_SOURCE (-1)
+#define LIT_MARK (-2)
+
 struct literal {
-	int sig; /* signature index, or -1 for a log source */
+	int sig; /* signature index, LIT_SOURCE or LIT_MARK */
 	int next; /* next literal with the same text, or -1 */
 };
 
@@ -29,9 +41,10 @@ struct logscan {
 	size_t nlits;
 	/* nstates x nclasses transitions, each the target's row (state x
 	 * nclasses) with HIT set when a literal ends there or on its fail
-	 * chain, so that the test every line goes through is one load per
-	 * byte.  Bytes in no literal share class 0, which leads back to the
-	 * root: rows of 70 columns rather than 256 keep the table in cache. */
+	 * chain (MARK when only marks do), so that the test every line goes
+	 * through is one load per byte.  Bytes in no literal share class 0,
+	 * which leads back to the root: rows of 70 columns rather than 256
+	 * keep the table in cache. */
 	uint32_t *next;
 	uint16_t cls[256];
 	uint32_t nclasses;
@@ -40,10 +53,13 @@ struct logscan {
 	size_t nstates;
 	uint32_t gen;
 	size_t *queue; /* signatures to confirm on this line */
+	struct litset *factors; /* tagged with the signature index */
+	bool no_factors; /* logscan_use_factors(false) */
 };
 
 #define HIT 0x80000000u
-#define ROW(t) ((t) & ~HIT)
+#define MARK 0x40000000u
+#define ROW(t) ((t) & ~(HIT | MARK))
 
 void logscan_free(struct logscan *ls)
 {
@@ -60,131 +76,158 @@ void logscan_free(struct logscan *ls)
 	free(ls->term);
 	free(ls->dict);
 	free(ls->queue);
+	litset_free(ls->factors);
 	free(ls);
 }
 
 /* ---- building the automaton ---- */
 
-struct builder {
-	struct logscan *ls;
-	int32_t *next; /* the trie: nstates x 256, -1 for no edge */
-	size_t capstates, caplits;
+/* The literals are gathered first, so that the trie is built with the
+ * scan's byte classes as its columns: no 256-wide rows, even for the
+ * moment of the build. */
+struct pending {
+	const char *text; /* borrowed from the fact base or log_marks */
+	size_t len;
+	int sig;
 };
 
-static int32_t new_state(struct builder *b)
+struct builder {
+	struct logscan *ls;
+	struct pending *lits;
+	size_t nlits, caplits, capstates;
+};
+
+#define NO_EDGE UINT32_MAX
+
+static uint32_t new_state(struct builder *b)
 {
 	struct logscan *ls = b->ls;
+	uint32_t n = ls->nclasses;
 	size_t cap = b->capstates;
 
 	if (ls->nstates + 1 > cap) {
 		xgrow(&ls->term, &cap, ls->nstates + 1, sizeof(*ls->term));
-		b->next = xrealloc(b->next, cap * 256 * sizeof(*b->next));
+		ls->next = xrealloc(ls->next, cap * n * sizeof(*ls->next));
 		ls->dict = xrealloc(ls->dict, cap * sizeof(*ls->dict));
 		b->capstates = cap;
 	}
-	for (int c = 0; c < 256; c++)
-		b->next[ls->nstates * 256 + c] = -1;
+	for (uint32_t k = 0; k < n; k++)
+		ls->next[ls->nstates * n + k] = NO_EDGE;
 	ls->term[ls->nstates] = -1;
 	ls->dict[ls->nstates] = 0;
-	return (int32_t)ls->nstates++;
+	return (uint32_t)ls->nstates++;
 }
 
 static void add_literal(struct builder *b, const char *text, size_t len,
 			int sig)
 {
-	struct logscan *ls = b->ls;
-	int32_t s = 0;
-
 	if (!len)
 		return;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
-
-		if (b->next[s * 256 + c] < 0) {
-			int32_t t = new_state(b);
-
-			b->next[s * 256 + c] = t;
-		}
-		s = b->next[s * 256 + c];
-	}
-	xgrow(&ls->lits, &b->caplits, ls->nlits + 1, sizeof(*ls->lits));
-	ls->lits[ls->nlits].sig = sig;
-	ls->lits[ls->nlits].next = ls->term[s];
-	ls->term[s] = (int32_t)ls->nlits++;
+	xgrow(&b->lits, &b->caplits, b->nlits + 1, sizeof(*b->lits));
+	b->lits[b->nlits++] = (struct pending){ text, len, sig };
 }
 
-/* The scan's table (see struct logscan) from the full one. */
-static void fold(struct builder *b)
+/* Byte classes: each byte of a literal its own, every other byte class
+ * 0, which leads back to the root from every state. */
+static void classify(struct builder *b)
 {
 	struct logscan *ls = b->ls;
-	uint8_t rep[257]; /* a byte of each class */
 	bool used[256] = { false };
 	uint32_t n = 1;
 
-	for (size_t s = 0; s < ls->nstates; s++)
-		for (int c = 0; c < 256; c++)
-			used[c] |= b->next[s * 256 + c] != 0;
-	rep[0] = 0;
-	for (int c = 0; c < 256; c++) {
-		ls->cls[c] = 0;
-		if (used[c]) {
-			rep[n] = (uint8_t)c;
-			ls->cls[c] = (uint16_t)n++;
-		} else {
-			rep[0] = (uint8_t)c;
-		}
-	}
+	for (size_t i = 0; i < b->nlits; i++)
+		for (size_t k = 0; k < b->lits[i].len; k++)
+			used[(unsigned char)b->lits[i].text[k]] = true;
+	for (int c = 0; c < 256; c++)
+		ls->cls[c] = used[c] ? (uint16_t)n++ : 0;
 	ls->nclasses = n;
-	assert(ls->nstates * n < HIT);
-	ls->next = xmalloc(ls->nstates * n * sizeof(*ls->next));
-	for (size_t s = 0; s < ls->nstates; s++) {
-		for (uint32_t k = 0; k < n; k++) {
-			int32_t t = b->next[s * 256 + rep[k]];
+}
 
-			ls->next[s * n + k] =
-				(uint32_t)t * n |
-				(ls->term[t] >= 0 || ls->dict[t] ? HIT : 0);
+/* The trie of the literals, in the order they were added (the order in
+ * which logscan_match queues signatures that end at one state). */
+static void insert_all(struct builder *b)
+{
+	struct logscan *ls = b->ls;
+	uint32_t n = ls->nclasses;
+
+	new_state(b);
+	ls->lits = xmalloc((b->nlits ? b->nlits : 1) * sizeof(*ls->lits));
+	for (size_t i = 0; i < b->nlits; i++) {
+		uint32_t s = 0;
+
+		for (size_t k = 0; k < b->lits[i].len; k++) {
+			size_t at = s * n +
+				    ls->cls[(unsigned char)b->lits[i].text[k]];
+
+			if (ls->next[at] == NO_EDGE) {
+				uint32_t t = new_state(b);
+
+				ls->next[at] = t;
+			}
+			s = ls->next[at];
 		}
+		ls->lits[ls->nlits].sig = b->lits[i].sig;
+		ls->lits[ls->nlits].next = ls->term[s];
+		ls->term[s] = (int32_t)ls->nlits++;
 	}
 }
 
+/* HIT when a literal other than a mark ends at state t or on its fail
+ * chain, MARK when only marks do, else 0. */
+static uint32_t ending(const struct logscan *ls, uint32_t t)
+{
+	uint32_t flag = 0;
+
+	for (int32_t s = ls->term[t] >= 0 ? (int32_t)t : ls->dict[t]; s;
+	     s = ls->dict[s])
+		for (int32_t l = ls->term[s]; l >= 0; l = ls->lits[l].next)
+			if (ls->lits[l].sig != LIT_MARK)
+				return HIT;
+			else
+				flag = MARK;
+	return flag;
+}
+
 /* Failure links by breadth-first search, folded into a full transition
- * table; dict links chain the states where literals end. */
+ * table; dict links chain the states where literals end.  Then each
+ * entry becomes its target's row with the flags (see struct logscan). */
 static void link(struct builder *b)
 {
 	struct logscan *ls = b->ls;
-	int32_t *next = b->next;
-	int32_t *fail = xcalloc(ls->nstates, sizeof(*fail));
-	int32_t *queue = xmalloc(ls->nstates * sizeof(*queue));
+	uint32_t *next = ls->next, n = ls->nclasses;
+	uint32_t *fail = xcalloc(ls->nstates, sizeof(*fail));
+	uint32_t *queue = xmalloc(ls->nstates * sizeof(*queue));
 	size_t head = 0, tail = 0;
 
-	for (int c = 0; c < 256; c++) {
-		int32_t u = next[c];
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t u = next[k];
 
-		if (u < 0) {
-			next[c] = 0;
+		if (u == NO_EDGE) {
+			next[k] = 0;
 		} else {
 			fail[u] = 0;
 			queue[tail++] = u;
 		}
 	}
 	while (head < tail) {
-		int32_t s = queue[head++];
+		uint32_t s = queue[head++];
 
-		for (int c = 0; c < 256; c++) {
-			int32_t u = next[s * 256 + c];
-			int32_t f = next[fail[s] * 256 + c];
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t u = next[s * n + k];
+			uint32_t f = next[fail[s] * n + k];
 
-			if (u < 0) {
-				next[s * 256 + c] = f;
+			if (u == NO_EDGE) {
+				next[s * n + k] = f;
 				continue;
 			}
 			fail[u] = f;
-			ls->dict[u] = ls->term[f] >= 0 ? f : ls->dict[f];
+			ls->dict[u] = ls->term[f] >= 0 ? (int32_t)f : ls->dict[f];
 			queue[tail++] = u;
 		}
 	}
-	fold(b);
+	assert(ls->nstates * n < MARK);
+	for (size_t i = 0; i < ls->nstates * n; i++)
+		next[i] = next[i] * n | ending(ls, next[i]);
 	free(fail);
 	free(queue);
 }
@@ -201,6 +244,7 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 {
 	struct logscan *ls = b->ls;
 	const struct value *lits = fact_get(f, sym_intern_cstr("literals"));
+	struct factors fs;
 	char msg[256];
 	size_t off = 0;
 	struct regex *re =
@@ -220,6 +264,12 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	sig->layer = xstrdup(text_of(f, "layer"));
 	sig->re = re;
 	sig->seen = 0;
+	sig->factor_seen = 0;
+	sig->factored = factors_of(text_of(f, "pattern"), &fs);
+	for (size_t i = 0; i < fs.n; i++)
+		litset_add(ls->factors, fs.s[i], strlen(fs.s[i]),
+			   (uint32_t)ls->nsigs);
+	factors_release(&fs);
 	for (size_t i = 0;
 	     lits && lits->type == VALUE_LIST && i < lits->list->n; i++) {
 		const char *t = value_text(&lits->list->items[i]);
@@ -233,11 +283,12 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 			       struct diag *d)
 {
-	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0 };
+	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0,
+			     0 };
 	size_t n;
 	const uint32_t *ids;
 
-	new_state(&b);
+	b.ls->factors = litset_new();
 	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
 		add_signature(&b, fb, fact_base_get(fb, ids[i]), d);
@@ -250,10 +301,14 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 		const char *t = fact_text(fact_base_get(fb, ids[i]), "literal");
 
 		if (t)
-			add_literal(&b, t, strlen(t), -1);
+			add_literal(&b, t, strlen(t), LIT_SOURCE);
 	}
+	for (size_t i = 0; !strcmp(kind, "signature") && i < log_nmarks; i++)
+		add_literal(&b, log_marks[i], strlen(log_marks[i]), LIT_MARK);
+	classify(&b);
+	insert_all(&b);
 	link(&b);
-	free(b.next);
+	free(b.lits);
 	b.ls->queue = xcalloc(b.ls->nsigs ? b.ls->nsigs : 1, sizeof(size_t));
 	return b.ls;
 }
@@ -282,18 +337,158 @@ bool logscan_relevant(const struct logscan *ls, const char *text, size_t len)
 	return false;
 }
 
+/* ---- sieving a buffer ---- */
+
+/* Stretches of the buffer scanned at once: each step of the automaton
+ * waits for its table load, and four independent chains keep as many
+ * loads in flight. */
+#define SIEVE_LANES 4
+_Static_assert(SIEVE_LANES == 4, "sieve_lanes steps four lanes");
+
+struct lane {
+	const unsigned char *p, *end;
+	uint32_t t;
+};
+
+/* A literal ended at l->p: note the offset, and go on after the line
+ * (one offset a line is enough), from the root. */
+static void sieve_hit(struct lane *l, const unsigned char *base,
+		      struct logscan_sieve *sv)
+{
+	const unsigned char *nl =
+		memchr(l->p, '\n', (size_t)(l->end - l->p));
+
+	xgrow(&sv->at, &sv->cap, sv->n + 1, sizeof(*sv->at));
+	sv->at[sv->n++] = (size_t)(l->p - base);
+	l->p = nl ? nl + 1 : l->end;
+	l->t = 0;
+}
+
+/* Steps every lane by one byte per round for as long as all have bytes,
+ * stopping at the round in which one finds a literal. */
+static void sieve_lanes(const struct logscan *ls, struct lane *l,
+			const unsigned char *base, struct logscan_sieve *sv)
+{
+	const uint32_t *next = ls->next;
+	const uint16_t *cls = ls->cls;
+
+	for (;;) {
+		size_t m = SIZE_MAX, i;
+		uint32_t t0 = l[0].t, t1 = l[1].t, t2 = l[2].t, t3 = l[3].t;
+		const unsigned char *p0 = l[0].p, *p1 = l[1].p, *p2 = l[2].p,
+				    *p3 = l[3].p;
+
+		for (int k = 0; k < SIEVE_LANES; k++)
+			if ((size_t)(l[k].end - l[k].p) < m)
+				m = (size_t)(l[k].end - l[k].p);
+		if (!m)
+			return;
+		for (i = 0; i < m; i++) {
+			t0 = next[ROW(t0) + cls[p0[i]]];
+			t1 = next[ROW(t1) + cls[p1[i]]];
+			t2 = next[ROW(t2) + cls[p2[i]]];
+			t3 = next[ROW(t3) + cls[p3[i]]];
+			if ((t0 | t1 | t2 | t3) & (HIT | MARK))
+				break;
+		}
+		l[0].t = t0;
+		l[1].t = t1;
+		l[2].t = t2;
+		l[3].t = t3;
+		for (int k = 0; k < SIEVE_LANES; k++) {
+			if (i == m) {
+				l[k].p += m;
+				continue;
+			}
+			l[k].p += i;
+			if (l[k].t & (HIT | MARK))
+				sieve_hit(&l[k], base, sv);
+			else
+				l[k].p++;
+		}
+	}
+}
+
+static int offset_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
+		   struct logscan_sieve *sv)
+{
+	const unsigned char *base = (const unsigned char *)text;
+	struct lane l[SIEVE_LANES];
+	size_t from = 0;
+
+	sv->n = sv->next = 0;
+	if (!ls || !len)
+		return;
+	/* lanes start at lines, where the automaton is at its root */
+	for (int k = 0; k < SIEVE_LANES; k++) {
+		size_t to = len / SIEVE_LANES * (size_t)(k + 1);
+
+		if (k == SIEVE_LANES - 1) {
+			to = len;
+		} else if (to <= from) {
+			to = from;
+		} else {
+			const unsigned char *nl =
+				memchr(base + to, '\n', len - to);
+
+			to = nl ? (size_t)(nl - base) + 1 : len;
+		}
+		l[k] = (struct lane){ base + from, base + to, 0 };
+		from = to;
+	}
+	sieve_lanes(ls, l, base, sv);
+	for (int k = 0; k < SIEVE_LANES; k++)
+		while (l[k].p < l[k].end) {
+			l[k].t = ls->next[ROW(l[k].t) + ls->cls[*l[k].p]];
+			if (l[k].t & (HIT | MARK))
+				sieve_hit(&l[k], base, sv);
+			else
+				l[k].p++;
+		}
+	if (sv->n > 1)
+		qsort(sv->at, sv->n, sizeof(*sv->at), offset_cmp);
+}
+
+bool logscan_sieve_any(struct logscan_sieve *sv, size_t from, size_t to)
+{
+	while (sv->next < sv->n && sv->at[sv->next] < from)
+		sv->next++;
+	return sv->next < sv->n && sv->at[sv->next] < to;
+}
+
+void logscan_sieve_release(struct logscan_sieve *sv)
+{
+	free(sv->at);
+	*sv = (struct logscan_sieve){ 0 };
+}
+
+static void factor_found(void *ctx, uint32_t sig)
+{
+	struct logscan *ls = ctx;
+
+	ls->sigs[sig].factor_seen = ls->gen;
+}
+
 size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		     struct logscan_hit *hits, size_t max, size_t *limit)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	size_t queued = 0, found = 0;
 	uint32_t t = 0;
+	bool factored = false;
 
 	if (!ls)
 		return 0;
 	if (!++ls->gen) {
 		for (size_t i = 0; i < ls->nsigs; i++)
-			ls->sigs[i].seen = 0;
+			ls->sigs[i].seen = ls->sigs[i].factor_seen = 0;
 		ls->gen = 1;
 	}
 	for (size_t i = 0; i < len; i++) {
@@ -316,9 +511,21 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 			}
 		}
 	}
+	for (size_t q = 0; q < queued && !factored; q++)
+		factored = ls->sigs[ls->queue[q]].factored;
+	if (factored && !ls->no_factors)
+		litset_scan(ls->factors, text, len, factor_found, ls);
 	for (size_t q = 0; q < queued; q++) {
+		const struct signature *sig = &ls->sigs[ls->queue[q]];
 		struct regex_match m;
-		int rc = regex_match(ls->sigs[ls->queue[q]].re, text, len, &m);
+		int rc;
+
+		/* a text without any of the pattern's factors cannot match
+		 * it: its regex need not run */
+		if (sig->factored && !ls->no_factors &&
+		    sig->factor_seen != ls->gen)
+			continue;
+		rc = regex_match(sig->re, text, len, &m);
 
 		if (rc < 0)
 			(*limit)++;
@@ -331,6 +538,11 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		found++;
 	}
 	return found;
+}
+
+void logscan_use_factors(struct logscan *ls, bool on)
+{
+	ls->no_factors = !on;
 }
 
 size_t logscan_count(const struct logscan *ls)

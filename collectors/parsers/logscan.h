@@ -32,6 +32,32 @@ void logscan_free(struct logscan *ls);
  * finds nothing, here and in logscan_match. */
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len);
 
+/* The lines of a whole buffer that may be relevant or hold a mark of
+ * log_marks (logscan_new's scanner only), found in one pass of
+ * the automaton over the buffer rather than one call per line: several
+ * stretches of lines are scanned interleaved, so that their table loads
+ * overlap.  at[] holds, in ascending order and at most one per line, the
+ * offset of a byte at which a literal or a mark ends.  Every line for
+ * which logscan_relevant is true (on the line or on a prefix of it), and
+ * every line that holds a mark, holds one.  A line that holds one may
+ * still not be relevant (its literal is a mark, or ends on the carriage
+ * return that a line reader drops), so a candidate is confirmed with
+ * logscan_relevant. */
+struct logscan_sieve {
+	size_t *at;
+	size_t n, cap, next;
+};
+
+/* Fills sv (reset first; its array is grown as needed and owned by the
+ * caller: logscan_sieve_release) for text[0..len). */
+void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
+		   struct logscan_sieve *sv);
+/* Whether an offset of sv lies in [from, to).  Queries must come with
+ * ascending, non-overlapping ranges (the lines of the buffer in order):
+ * offsets before from are passed over for good. */
+bool logscan_sieve_any(struct logscan_sieve *sv, size_t from, size_t to);
+void logscan_sieve_release(struct logscan_sieve *sv);
+
 struct logscan_hit {
 	size_t sig; /* signature index */
 	struct regex_match m;
@@ -42,6 +68,11 @@ struct logscan_hit {
  * match limit. */
 size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		     struct logscan_hit *hits, size_t max, size_t *limit);
+
+/* Whether logscan_match passes over a signature whose pattern's factors
+ * (engine/factors.h) a text does not hold; on by default.  Off, every
+ * signature a literal picked runs: the tests compare the two. */
+void logscan_use_factors(struct logscan *ls, bool on);
 
 size_t logscan_count(const struct logscan *ls);
 const char *logscan_id(const struct logscan *ls, size_t sig);

@@ -496,6 +496,7 @@ int app_scan(struct emit *e, const char *text, size_t len)
 {
 	struct app_scan sc = { e, e->app_scan, NULL, 0, 0, NULL };
 	unsigned before = e->nfacts;
+	struct logscan_sieve sieve = { 0 };
 	struct lines it;
 	struct line ln;
 	size_t limit = 0;
@@ -503,16 +504,18 @@ int app_scan(struct emit *e, const char *text, size_t len)
 	if (!sc.ls || !logscan_count(sc.ls))
 		return 0;
 	sc.follows = xcalloc(logscan_count(sc.ls), sizeof(*sc.follows));
+	logscan_sieve(sc.ls, text, len, &sieve);
 	lines_init(&it, text, len);
 	while (lines_next(&it, &ln)) {
 		struct logscan_hit hits[APP_HITS_MAX];
-		size_t n;
+		size_t n, at = (size_t)(ln.p - text);
 
 		if (ln.len > APP_LINE_MAX)
 			ln.len = APP_LINE_MAX;
 		/* No application line starts with '#': a comment or heading
 		 * a person added to the paste. */
 		if ((ln.len && ln.p[0] == '#') ||
+		    !logscan_sieve_any(&sieve, at, at + ln.len) ||
 		    !logscan_relevant(sc.ls, ln.p, ln.len))
 			continue;
 		n = logscan_match(sc.ls, ln.p, ln.len, hits, APP_HITS_MAX,
@@ -525,6 +528,7 @@ int app_scan(struct emit *e, const char *text, size_t len)
 		free(sc.events[i].line);
 	}
 	free(sc.events);
+	logscan_sieve_release(&sieve);
 	for (size_t i = 0; i < logscan_count(sc.ls); i++) {
 		regex_free(sc.follows[i].re);
 		regex_free(sc.follows[i].ports);

@@ -458,6 +458,19 @@ static void emit_module(struct scan *sc, const char *name, size_t n,
 	emit_end(sc->e, f);
 }
 
+/* Whether a line may hold a frame for frame_module: its last byte but
+ * blanks is the ']' that closes the module's name.  This is the first test
+ * frame_module makes (on the message, which ends where the line does), so
+ * that other lines skip the parsing of their prefix. */
+static bool frame_candidate(const struct line *ln)
+{
+	size_t n = ln->len;
+
+	while (n && isspace((unsigned char)ln->p[n - 1]))
+		n--;
+	return n && ln->p[n - 1] == ']';
+}
+
 /* A call-trace frame in a module: kallsyms prints a module's symbol as
  * "name+0xoff/0xsize [module]" (sprint_symbol, __sprint_symbol). */
 static void frame_module(struct scan *sc, const char *m, size_t n,
@@ -847,6 +860,7 @@ static bool stamped(const char *text, size_t len)
 
 struct log_stream {
 	struct scan sc;
+	struct logscan_sieve sieve; /* the candidate lines of a piece */
 	struct strbuf rec; /* the open record */
 	struct line first; /* its first line */
 	bool open, started;
@@ -912,14 +926,23 @@ static bool pasted_kernel_line(const struct line *ln, bool strict)
 /* A line that is not kept as a log fact may still name the running
  * kernel (the dump_stack line of an oops, the boot banner), an interface
  * (its rename) or an adapter's PCI function (its enumeration). */
+const char *const log_marks[] = { " Comm: ", "Linux version ",
+				  ": renamed from ", "] type " };
+const size_t log_nmarks = ARRAY_SIZE(log_marks);
+
+static bool marked(const struct line *ln)
+{
+	for (size_t i = 0; i < log_nmarks; i++)
+		if (memmem(ln->p, ln->len, log_marks[i], strlen(log_marks[i])))
+			return true;
+	return false;
+}
+
 static void unrecorded(struct scan *sc, const struct line *ln)
 {
 	struct stamp st;
 
-	if (!memmem(ln->p, ln->len, " Comm: ", 7) &&
-	    !memmem(ln->p, ln->len, "Linux version ", 14) &&
-	    !memmem(ln->p, ln->len, ": renamed from ", 15) &&
-	    !memmem(ln->p, ln->len, "] type ", 7))
+	if (!marked(ln))
 		return;
 	stamp(ln->p, ln->len, &st);
 	host_kernel(sc, ln->p + st.msg, ln->len - st.msg, ln);
@@ -936,15 +959,21 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 	struct line ln;
 	size_t prev_len = 0;
 
+	if (!strict)
+		logscan_sieve(sc->ls, text, len, &s->sieve);
 	lines_init(&it, text, len);
 	it.no = s->lineno;
 	while (lines_next(&it, &ln)) {
-		struct stamp st;
+		size_t at = (size_t)(ln.p - text);
 
 		/* each frame of a call trace on its own, before the lines
 		 * are joined */
-		stamp(ln.p, ln.len, &st);
-		frame_module(sc, ln.p + st.msg, ln.len - st.msg, &ln);
+		if (frame_candidate(&ln)) {
+			struct stamp st;
+
+			stamp(ln.p, ln.len, &st);
+			frame_module(sc, ln.p + st.msg, ln.len - st.msg, &ln);
+		}
 		if (continues(s, prev_len, &ln)) {
 			struct line t = line_trim(ln);
 
@@ -963,8 +992,13 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 		 * added to the paste. */
 		s->open = !(ln.len && ln.p[0] == '#') &&
 			  ((pasted && pasted_kernel_line(&ln, strict)) ||
-			   (!strict && logscan_relevant(sc->ls, ln.p, ln.len)));
-		if (!s->open)
+			   (!strict &&
+			    logscan_sieve_any(&s->sieve, at, at + ln.len) &&
+			    logscan_relevant(sc->ls, ln.p, ln.len)));
+		/* a line with no literal of the sieve holds no mark (without
+		 * a scanner every line is looked at) */
+		if (!s->open && (strict || !sc->ls ||
+				 logscan_sieve_any(&s->sieve, at, at + ln.len)))
 			unrecorded(sc, &ln);
 		if (s->open) {
 			s->first = ln;
@@ -1010,6 +1044,7 @@ int log_stream_end(struct log_stream *s)
 	if (s->open)
 		record(&s->sc, s->rec.buf, s->rec.len, &s->first);
 	sb_release(&s->rec);
+	logscan_sieve_release(&s->sieve);
 	emit_events(&s->sc);
 	facts = (int)(e->nfacts - s->before);
 	free(s);

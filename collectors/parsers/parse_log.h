@@ -29,6 +29,14 @@ void log_stream_feed(struct log_stream *s, const char *text, size_t len);
 void log_stream_feed_at(struct log_stream *s, const char *text, size_t len,
 			uint32_t first_no, bool strict);
 
+/* Texts that make a line worth reading though it is no RDMA line: the
+ * running kernel (dump_stack's " Comm: ", the boot banner), an
+ * interface's rename, a PCI function's enumeration.  The kernel-log
+ * scanner (logscan_new) sieves for them with the signatures' literals, so
+ * that a line without any is passed over in the same pass. */
+extern const char *const log_marks[];
+extern const size_t log_nmarks;
+
 /* Ends the log: adds the signature events and frees s.  Returns the number
  * of facts the log added. */
 int log_stream_end(struct log_stream *s);

@@ -1,9 +1,12 @@
 /* lspci -vv/-vvv/-nnvv: one block per PCI function, a header line
  * ("19:00.0 Infiniband controller [0207]: Mellanox ... [15b3:1021]")
  * then indented capability lines; LnkCap and LnkSta give the link's
- * capability and negotiated speed and width.  Also reads '| grep Width'
- * fragments (LnkCap/LnkSta lines without a header) and lines a mail
- * client wrapped after "Speed 8GT/s,". */
+ * capability and negotiated speed and width.  Bridges (root ports and
+ * switch ports) give the buses below them, so that rules can walk the
+ * path from a root port to an adapter; the Express capability gives the
+ * port type and DevCtl's MaxPayload and MaxReadReq, the ACS capability
+ * its controls.  Also reads '| grep Width' fragments (LnkCap/LnkSta lines
+ * without a header) and lines a mail client wrapped after "Speed 8GT/s,". */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +15,8 @@
 #include "collectors/parsers/formats.h"
 #include "engine/xalloc.h"
 
-/* Class names lspci prints without -nn, for the network classes. */
+/* Class names lspci prints without -nn (pci.ids class and subclass
+ * names), for the network classes, bridges and GPUs. */
 static const struct {
 	const char *name;
 	const char *code;
@@ -21,6 +25,37 @@ static const struct {
 	{ "Infiniband controller", "0207" },
 	{ "Fabric controller", "0208" },
 	{ "Network controller", "0280" },
+	{ "VGA compatible controller", "0300" },
+	{ "3D controller", "0302" },
+	{ "PCI bridge", "0604" },
+};
+
+/* The device/port types pciutils' cap_express() prints after "Express "
+ * (and "(v2) " at -vv), as the vocabulary names them. */
+static const struct {
+	const char *printed;
+	const char *port_type;
+} port_types[] = {
+	{ "Endpoint", "endpoint" },
+	{ "Legacy Endpoint", "legacy_endpoint" },
+	{ "Root Port", "root_port" },
+	{ "Upstream Port", "upstream_port" },
+	{ "Downstream Port", "downstream_port" },
+	{ "PCI-Express to PCI/PCI-X Bridge", "pcie_pci_bridge" },
+	{ "PCI/PCI-X to PCI-Express Bridge", "pci_pcie_bridge" },
+	{ "Root Complex Integrated Endpoint", "rc_endpoint" },
+	{ "Root Complex Event Collector", "rc_event_collector" },
+};
+
+/* The ACSCtl controls that stop peer-to-peer traffic from crossing a
+ * port directly: request and completion redirect and egress control,
+ * the bits Linux's "pci=disable_acs_redir=" clears (drivers/pci/pci.c,
+ * commit aaca43fda742 "PCI: Add "pci=disable_acs_redir=" parameter for
+ * peer-to-peer support"). */
+static const char *const acs_redirect_controls[] = {
+	"ReqRedir+",
+	"CmpltRedir+",
+	"EgressCtrl+",
 };
 
 enum link_side { SIDE_NONE, SIDE_CAP, SIDE_STA };
@@ -64,6 +99,29 @@ static bool whole_addr(const struct line *t, char *buf)
 	       line_pci_addr(t, buf, 32);
 }
 
+/* Two hex digits at p as a number, or -1. */
+static long hex2(const char *p)
+{
+	char buf[3] = { p[0], p[1], 0 }, *end;
+	long v;
+
+	if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]))
+		return -1;
+	v = strtol(buf, &end, 16);
+	return *end ? -1 : v;
+}
+
+/* The domain and bus of a normalized address, "0000:3b:00.0". */
+static void address_parts(struct lspci *s, const char *addr,
+			  const struct line *ln)
+{
+	long bus = hex2(addr + 5);
+
+	emit_str(s->e, s->f, "domain", addr, 4, ln);
+	if (bus >= 0)
+		emit_int(s->e, s->f, "bus", bus, ln);
+}
+
 /* "19:00.0 Infiniband controller [0207]: Mellanox ... [15b3:1021] (rev 01)" */
 static bool header(struct lspci *s, const struct line *ln)
 {
@@ -83,6 +141,7 @@ static bool header(struct lspci *s, const struct line *ln)
 	s->f = emit_begin(s->e, "pcie", ln);
 	s->keyed = true;
 	emit_str(s->e, s->f, "pci", addr, strlen(addr), ln);
+	address_parts(s, addr, ln);
 	/* -nn: "Ethernet controller [0200]" */
 	if (cls.len > 7 && cls.p[cls.len - 1] == ']' &&
 	    cls.p[cls.len - 6] == '[') {
@@ -197,6 +256,132 @@ static void config_ids(struct lspci *s, const struct line *ln)
 	emit_str(s->e, s->f, "device_id", device, 4, ln);
 }
 
+/* The two hex digits after name in ln ("secondary=3c"), or -1. */
+static long bus_after(const struct line *ln, const char *name)
+{
+	size_t n = strlen(name);
+	const char *at = memmem(ln->p, ln->len, name, n);
+
+	if (!at || (size_t)(ln->p + ln->len - at) < n + 2)
+		return -1;
+	return hex2(at + n);
+}
+
+/* A bridge's "Bus: primary=3a, secondary=3b, subordinate=3c,
+ * sec-latency=0" (pciutils lspci.c show_htype1()). */
+static void bridge_buses(struct lspci *s, const struct line *ln)
+{
+	long secondary = bus_after(ln, "secondary="),
+	     subordinate = bus_after(ln, "subordinate=");
+
+	if (secondary < 0 || subordinate < secondary)
+		return;
+	emit_int(s->e, s->f, "secondary_bus", secondary, ln);
+	emit_int(s->e, s->f, "subordinate_bus", subordinate, ln);
+}
+
+/* "Capabilities: [68] Express (v2) Downstream Port (Slot+), MSI 00"
+ * (pciutils ls-caps.c cap_express()). */
+static void express_type(struct lspci *s, const struct line *ln)
+{
+	const char *at = memmem(ln->p, ln->len, "] Express ", 10);
+	struct line rest;
+
+	if (!at)
+		return;
+	rest = (struct line){ at + 10, (size_t)(ln->p + ln->len - at - 10),
+			      ln->no };
+	if (line_starts(&rest, "(v")) {
+		const char *close = memchr(rest.p, ')', rest.len);
+
+		if (!close)
+			return;
+		rest.len -= (size_t)(close + 1 - rest.p);
+		rest.p = close + 1;
+		rest = line_trim(rest);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(port_types); i++) {
+		size_t n = strlen(port_types[i].printed);
+
+		/* "Endpoint" must not take "Root Complex Integrated
+		 * Endpoint": the printed name ends at ',' or ' (' or
+		 * the line's end. */
+		if (rest.len >= n && !memcmp(rest.p, port_types[i].printed, n) &&
+		    (rest.len == n || rest.p[n] == ',' || rest.p[n] == ' ')) {
+			emit_str(s->e, s->f, "port_type",
+				 port_types[i].port_type,
+				 strlen(port_types[i].port_type), ln);
+			return;
+		}
+	}
+}
+
+/* The number of bytes after name ("MaxReadReq 512 bytes"). */
+static bool bytes_after(const struct line *ln, const char *name, long *bytes)
+{
+	size_t n = strlen(name);
+	const char *at = memmem(ln->p, ln->len, name, n);
+	char buf[8], *end;
+
+	if (!at)
+		return false;
+	line_copy(&(struct line){ at + n, (size_t)(ln->p + ln->len - at - n),
+				  ln->no },
+		  buf, sizeof(buf));
+	*bytes = strtol(buf, &end, 10);
+	return end != buf && *bytes >= 128 && *bytes <= 4096;
+}
+
+/* DevCtl's "MaxPayload 256 bytes, MaxReadReq 512 bytes" (ls-caps.c
+ * cap_express_dev()); DevCap's "MaxPayload" line has no MaxReadReq,
+ * which tells the two apart. */
+static void dev_ctl_sizes(struct lspci *s, const struct line *ln)
+{
+	long bytes;
+
+	if (bytes_after(ln, "MaxReadReq ", &bytes))
+		emit_int(s->e, s->f, "max_read_req", bytes, ln);
+	if (bytes_after(ln, "MaxPayload ", &bytes))
+		emit_int(s->e, s->f, "max_payload", bytes, ln);
+}
+
+/* "ACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+
+ * EgressCtrl- DirectTrans-" (ls-ecaps.c cap_acs()). */
+static void acs_controls(struct lspci *s, const struct line *ln)
+{
+	struct line flags = line_trim((struct line){
+		ln->p + 7, ln->len - 7, ln->no });
+	bool redirect = false;
+
+	if (!flags.len || flags.len > 120)
+		return;
+	emit_line(s->e, s->f, "acs_ctl", &flags, ln);
+	for (size_t i = 0; i < ARRAY_SIZE(acs_redirect_controls); i++)
+		if (line_contains(&flags, acs_redirect_controls[i]))
+			redirect = true;
+	emit_bool(s->e, s->f, "acs_p2p_redirect", redirect, ln);
+}
+
+/* Lines only a whole function's block has: bridge buses, the Express
+ * capability, DevCtl sizes and the ACS controls. */
+static bool function_line(struct lspci *s, const struct line *ln)
+{
+	if (!s->f || !s->keyed)
+		return false;
+	if (line_starts(ln, "Bus: primary="))
+		bridge_buses(s, ln);
+	else if (line_starts(ln, "Capabilities: [") &&
+		 line_contains(ln, "] Express "))
+		express_type(s, ln);
+	else if (line_contains(ln, "MaxReadReq "))
+		dev_ctl_sizes(s, ln);
+	else if (line_starts(ln, "ACSCtl:"))
+		acs_controls(s, ln);
+	else
+		return false;
+	return true;
+}
+
 static void body_line(struct lspci *s, const struct line *ln)
 {
 	struct line key, val;
@@ -214,6 +399,8 @@ static void body_line(struct lspci *s, const struct line *ln)
 		return;
 	}
 	s->pending = SIDE_NONE;
+	if (function_line(s, ln))
+		return;
 	if (s->f && line_starts(ln, "00: ")) {
 		config_ids(s, ln);
 		return;

@@ -1,6 +1,8 @@
 /* The command catalog (cf. domain-anchors: sos plugins infiniband,
  * kernel, networking, pci, mellanox_firmware; sysinfo-snapshot's
- * commands_txt_output, pcie_files and firmware directories). */
+ * commands_txt_output, pcie_files and firmware directories, whose
+ * commands_txt_output names follow add_txt_command_output and whose report
+ * sysinfo.c lays over the bundle). */
 #include "collectors/sources/catalog.h"
 
 #include <fnmatch.h>
@@ -30,7 +32,8 @@ static const struct command commands[] = {
 	  { "ethtool", "-i", CATALOG_ITEM },
 	  "/sys/class/net",
 	  { "sos_commands/networking/ethtool_-i_*",
-	    "commands_txt_output/ethtool_-i_*.txt" } },
+	    /* sysinfo-snapshot: cut out of ethtool_all_interfaces.txt */
+	    "commands_txt_output/ethtool_i_*.txt" } },
 	{ "dmesg",
 	  { "dmesg" },
 	  NULL,
@@ -136,6 +139,13 @@ static const struct command commands[] = {
 	  { "sos_commands/rdmadoctor/ib_write_bw_-d_*_--report_gbits_-D_2_localhost" } },
 };
 
+/* Files a source reads itself: sysinfo-snapshot's report and its /sys
+ * entries (sysinfo.c). */
+static const char *const bundle_files[] = {
+	"*.html",
+	"commands_txt_output/other_system_files",
+};
+
 /* Log files of /var/log; newest first within each family. */
 static const char *const log_families[] = { "messages", "kern.log", "syslog" };
 
@@ -172,6 +182,9 @@ bool catalog_wants(const char *path)
 		     k++)
 			if (!fnmatch(commands[i].files[k], path, FNM_PATHNAME))
 				return true;
+	for (size_t i = 0; i < ARRAY_SIZE(bundle_files); i++)
+		if (!fnmatch(bundle_files[i], path, FNM_PATHNAME))
+			return true;
 	if (strncmp(path, "var/log/", 8))
 		return false;
 	name = path + 8;

@@ -16,6 +16,7 @@
 #include "collectors/sources/archive.h"
 #include "collectors/sources/snapshot.h"
 #include "collectors/sources/source_tree.h"
+#include "collectors/sources/sysinfo.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
@@ -612,6 +613,8 @@ void source_tree_ready(struct source *s, bool root_only, struct diag *d)
 		detect_kind(s);
 	if (s->kind == SOURCE_SOSREPORT || s->kind == SOURCE_SNAPSHOT)
 		source_load_manifest(s, d);
+	if (s->kind == SOURCE_SYSINFO)
+		sysinfo_overlay(s, d);
 }
 
 struct source *source_live_new(const struct source_opts *o)

@@ -48,6 +48,9 @@ struct source {
 	 * (source_record.c). */
 	const struct tree_ops *recorded;
 	void *tree; /* the backend's state */
+	/* A sysinfo-snapshot's virtual files; ops then wraps the backend's
+	 * (sysinfo.c). */
+	void *overlay;
 	char *detail; /* what opening the source noticed */
 	struct manifest_cmd *manifest;
 	size_t nmanifest, capmanifest;

@@ -30,6 +30,7 @@
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
+#include "factored.h"
 #include "parsed.h"
 
 #define APPMSG_DIR "tests/appmsg"
@@ -93,6 +94,7 @@ struct coverage {
 	struct tally *rows;
 	size_t n, cap;
 	struct strbuf misses;
+	size_t factor_misses; /* lines the factor test changed */
 };
 
 static void put_prefix(struct strbuf *sb, const char *prefix,
@@ -249,6 +251,8 @@ static bool scan(struct coverage *c, const char *line, struct strbuf *ids)
 	if (!logscan_relevant(c->ls, line, strlen(line)))
 		return false;
 	n = logscan_match(c->ls, line, strlen(line), hits, HITS_MAX, &limit);
+	if (!factored_same(c->ls, line, strlen(line), hits, n))
+		c->factor_misses++;
 	if (n > HITS_MAX)
 		n = HITS_MAX;
 	for (size_t i = 0; i < n; i++) {
@@ -485,6 +489,8 @@ static void coverage_init(struct coverage *c)
 
 static void coverage_release(struct coverage *c)
 {
+	/* the factor test is conservative: no line scans otherwise */
+	assert_int_equal(c->factor_misses, 0);
 	free(c->rows);
 	sb_release(&c->misses);
 	logscan_free(c->ls);

@@ -144,6 +144,134 @@ static void test_lspci(void **state)
 	fact_base_free(p.fb);
 }
 
+/* A boolean field's value, failing when it is absent or not a boolean. */
+static bool flag(const struct fact *f, const char *field)
+{
+	const struct value *v = fact_get(f, sym_intern_cstr(field));
+
+	if (!v || v->type != VALUE_BOOL)
+		fail_msg("no boolean field %s", field);
+	return v->b;
+}
+
+/* Bridges and the path to an adapter: buses, port types, DevCtl sizes and
+ * ACS controls, as pciutils prints them (lspci.c show_htype1(), ls-caps.c
+ * cap_express() and cap_express_dev(), ls-ecaps.c cap_acs()). */
+static void test_lspci_path(void **state)
+{
+	static const char vvv[] =
+		"00:03.0 PCI bridge [0604]: Intel Corporation Xeon E5 v4 PCI Express Root Port 3 [8086:6f08] (rev 01) (prog-if 00 [Normal decode])\n"
+		"\tBus: primary=00, secondary=03, subordinate=06, sec-latency=0\n"
+		"\tCapabilities: [90] Express (v2) Root Port (Slot-), MSI 00\n"
+		"\t\tDevCap:\tMaxPayload 256 bytes, PhantFunc 0\n"
+		"\t\tDevCtl:\tCorrErr- NonFatalErr- FatalErr- UnsupReq-\n"
+		"\t\t\tRlxdOrd- ExtTag+ PhantFunc- AuxPwr- NoSnoop-\n"
+		"\t\t\tMaxPayload 128 bytes, MaxReadReq 128 bytes\n"
+		"\t\tLnkCap:\tPort #3, Speed 8GT/s, Width x16, ASPM not supported\n"
+		"\t\tLnkSta:\tSpeed 8GT/s (ok), Width x16 (ok)\n"
+		"\n"
+		"04:10.0 PCI bridge [0604]: PLX Technology, Inc. PEX 8747 48-Lane, 5-Port PCI Express Gen 3 (8.0 GT/s) Switch [10b5:8747] (rev ca) (prog-if 00 [Normal decode])\n"
+		"\tBus: primary=04, secondary=06, subordinate=06, sec-latency=0\n"
+		"\tCapabilities: [68] Express (v2) Downstream Port (Slot+), MSI 00\n"
+		"\t\tDevCtl:\tCorrErr- NonFatalErr- FatalErr- UnsupReq-\n"
+		"\t\t\tMaxPayload 256 bytes, MaxReadReq 512 bytes\n"
+		"\tCapabilities: [f24 v1] Access Control Services\n"
+		"\t\tACSCap:\tSrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+\n"
+		/* the line of NVIDIA/nccl issue #304 */
+		"\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"
+		"\n"
+		"05:00.0 3D controller [0302]: NVIDIA Corporation GV100GL [Tesla V100 SXM2 32GB] [10de:1db5] (rev a1)\n"
+		"\tCapabilities: [68] Express (v2) Endpoint, MSI 00\n"
+		"\n"
+		"06:00.0 Infiniband controller [0207]: Mellanox Technologies MT27800 Family [ConnectX-5] [15b3:1017]\n"
+		"\tCapabilities: [60] Express (v2) Endpoint, MSI 00\n"
+		"\t\tDevCap:\tMaxPayload 512 bytes, PhantFunc 0, Latency L0s unlimited, L1 unlimited\n"
+		"\t\tDevCtl:\tCorrErr+ NonFatalErr+ FatalErr+ UnsupReq-\n"
+		"\t\t\tRlxdOrd+ ExtTag+ PhantFunc- AuxPwr- NoSnoop+ FLReset-\n"
+		"\t\t\tMaxPayload 256 bytes, MaxReadReq 4096 bytes\n"
+		"\n"
+		"0001:00:00.0 System peripheral [0880]: Intel Corporation Device [8086:09a2]\n"
+		"\tCapabilities: [40] Express (v2) Root Complex Integrated Endpoint, MSI 00\n"
+		"\t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- DirectTrans-\n"
+		/* a '| grep ACSCtl' line has no function to belong to */
+		"\n"
+		"\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = parse_text("lspci", vvv, sizeof(vvv) - 1, "vvv", NULL);
+	assert_int_equal(count(&p, "pcie"), 5);
+	f = find(&p, "pcie", "pci", "0000:00:03.0");
+	assert_string_equal(text(f, "domain"), "0000");
+	assert_int_equal(num(f, "bus"), 0);
+	assert_int_equal(num(f, "secondary_bus"), 3);
+	assert_int_equal(num(f, "subordinate_bus"), 6);
+	assert_string_equal(text(f, "port_type"), "root_port");
+	/* DevCtl's sizes, not DevCap's 256 */
+	assert_int_equal(num(f, "max_payload"), 128);
+	assert_int_equal(num(f, "max_read_req"), 128);
+	assert_int_equal(line_of(f, "max_read_req"), 7);
+	assert_null(fact_text(f, "acs_ctl"));
+
+	f = find(&p, "pcie", "pci", "0000:04:10.0");
+	assert_int_equal(num(f, "bus"), 4);
+	assert_int_equal(num(f, "secondary_bus"), 6);
+	assert_string_equal(text(f, "port_type"), "downstream_port");
+	assert_int_equal(num(f, "max_read_req"), 512);
+	assert_string_equal(text(f, "acs_ctl"),
+			    "SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ "
+			    "UpstreamFwd+ EgressCtrl- DirectTrans-");
+	assert_true(flag(f, "acs_p2p_redirect"));
+	assert_int_equal(line_of(f, "acs_ctl"), 18);
+
+	f = find(&p, "pcie", "pci", "0000:05:00.0");
+	assert_string_equal(text(f, "class"), "0302");
+	assert_string_equal(text(f, "vendor_id"), "10de");
+	assert_string_equal(text(f, "port_type"), "endpoint");
+
+	f = find(&p, "pcie", "pci", "0000:06:00.0");
+	assert_int_equal(num(f, "bus"), 6);
+	assert_int_equal(num(f, "max_payload"), 256);
+	assert_int_equal(num(f, "max_read_req"), 4096);
+	assert_null(fact_text(f, "secondary_bus"));
+
+	/* "Endpoint" does not take "Root Complex Integrated Endpoint"; ACS
+	 * all off is no redirect */
+	f = find(&p, "pcie", "pci", "0001:00:00.0");
+	assert_string_equal(text(f, "domain"), "0001");
+	assert_string_equal(text(f, "port_type"), "rc_endpoint");
+	assert_false(flag(f, "acs_p2p_redirect"));
+	fact_base_free(p.fb);
+
+	/* Real bridge blocks: a switch's upstream port without -nn, and a
+	 * PLX switch port whose buses are above 0x7f after a block cut
+	 * before its header (its ACS lines belong to no function). */
+	p = parse("lspci",
+		  "tests/fixtures/lspci-path/navi-switch-upstream-port-vvvv.txt",
+		  NULL);
+	assert_int_equal(count(&p, "pcie"), 1);
+	f = find(&p, "pcie", "pci", "0000:01:00.0");
+	assert_string_equal(text(f, "class"), "0604");
+	assert_int_equal(num(f, "bus"), 1);
+	assert_int_equal(num(f, "secondary_bus"), 2);
+	assert_int_equal(num(f, "subordinate_bus"), 3);
+	assert_int_equal(line_of(f, "subordinate_bus"), 10);
+	assert_string_equal(text(f, "port_type"), "upstream_port");
+	fact_base_free(p.fb);
+
+	p = parse("lspci",
+		  "tests/fixtures/lspci-path/plx-pex8725-switch-ports-acs-on.txt",
+		  NULL);
+	assert_int_equal(count(&p, "pcie"), 1);
+	f = find(&p, "pcie", "pci", "0000:02:08.0");
+	assert_int_equal(num(f, "bus"), 2);
+	assert_int_equal(num(f, "secondary_bus"), 0x82);
+	assert_int_equal(num(f, "subordinate_bus"), 0x82);
+	assert_null(fact_text(f, "acs_ctl"));
+	fact_base_free(p.fb);
+}
+
 static void test_flint(void **state)
 {
 	static const char pending[] =
@@ -376,6 +504,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ofed_info),
 		cmocka_unit_test(test_lspci),
+		cmocka_unit_test(test_lspci_path),
 		cmocka_unit_test(test_flint),
 		cmocka_unit_test(test_mlxfwmanager),
 		cmocka_unit_test(test_perfquery),

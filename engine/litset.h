@@ -1,0 +1,25 @@
+/* A set of literals found all at once in a text: an Aho-Corasick
+ * automaton with its edges in lists, small in memory, for texts that are
+ * scanned rarely (the few lines a signature's own literals picked). */
+#ifndef RD_LITSET_H
+#define RD_LITSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct litset;
+
+/* An empty set; owned by the caller (litset_free). */
+struct litset *litset_new(void);
+void litset_free(struct litset *ls);
+
+/* Adds text[0..len) (an empty one is left out) with a tag that
+ * litset_scan reports.  Adding after a scan is not allowed. */
+void litset_add(struct litset *ls, const char *text, size_t len, uint32_t tag);
+
+/* Calls found(ctx, tag) for every occurrence in text[0..len) of every
+ * literal added, in the order the occurrences end. */
+void litset_scan(struct litset *ls, const char *text, size_t len,
+		 void (*found)(void *ctx, uint32_t tag), void *ctx);
+
+#endif

@@ -86,6 +86,8 @@ static const struct command {
 	{ "mlxlink", NULL, "mlxlink", ARG_AFTER, "-d|--device" },
 	{ "ibswinfo*", NULL, "ibswinfo", ARG_NONE, NULL },
 	{ "ucx_info", NULL, "ucx_info", ARG_NONE, NULL },
+	{ "rxe_cfg", NULL, "rxe_cfg", ARG_NONE, NULL },
+	{ "rping", NULL, "rping", ARG_NONE, NULL },
 	{ "cat", NULL, NULL, ARG_PATH, NULL },
 	{ "tail", NULL, NULL, ARG_PATH, NULL },
 	{ "head", NULL, NULL, ARG_PATH, NULL },
@@ -847,22 +849,36 @@ static struct command_use *keep_use(struct cutter *k,
 	return c;
 }
 
-/* Whether the lines from it on (to a blank line, at most
- * BARE_LOOKAHEAD) read as format. */
+static bool has_text(const struct block *b)
+{
+	for (const char *p = b->start; p < b->end; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			return true;
+	return false;
+}
+
+/* Whether the lines from it on (after blank lines and a fence, to the
+ * next blank line or fence, at most BARE_LOOKAHEAD) read as format. */
 static bool followed_by(const struct lines *from, const char *format)
 {
 	const struct format *f = format_find(format);
 	struct lines it = *from;
 	struct line ln;
 	const char *start = it.text + it.pos, *end = start;
+	bool output = false;
 
 	if (!f)
 		return false;
 	while (lines_next(&it, &ln) && it.no - from->no < BARE_LOOKAHEAD) {
 		struct line t = line_trim(ln);
 
+		/* blank lines and the fence that opens the output, between
+		 * the command and its output, are skipped */
+		if ((!t.len || fence_line(&t)) && !output)
+			continue;
 		if (!t.len || fence_line(&t))
 			break;
+		output = true;
 		end = ln.p + ln.len;
 	}
 	return format_score(f, start, (size_t)(end - start)) >=
@@ -884,7 +900,17 @@ static void cut_regions(struct cutter *k)
 		const char *next = it.text + it.pos;
 
 		if (fence_line(&t)) {
-			cur = add_block(k, next, raw.no + 1, NULL);
+			/* a command above the fence its output is in ("`$ cmd`"
+			 * and then the fenced output): the output is the
+			 * command's, and the empty block between lists nothing */
+			struct command_use *carry =
+				cur->use && !has_text(cur) ? cur->use : NULL;
+
+			if (carry) {
+				cur->use = NULL;
+				cur->listed = false;
+			}
+			cur = add_block(k, next, raw.no + 1, carry);
 			continue;
 		}
 		if (banner_line(&t, &path)) {
@@ -953,14 +979,6 @@ static bool paragraph(const char *end, const char **pos, uint32_t *no,
 	*pos = it.text + it.pos;
 	*no = it.no + 1;
 	return in;
-}
-
-static bool has_text(const struct block *b)
-{
-	for (const char *p = b->start; p < b->end; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-			return true;
-	return false;
 }
 
 /* Splits one region into parts by content: paragraphs of one format stay
@@ -1197,9 +1215,16 @@ static struct line strip_note(struct line t)
 		size_t shafts = 0, k;
 
 		if (*p == '<' && p + 2 < end && (p[1] == '-' || p[1] == '=') &&
-		    p[2] == p[1] && note_follows(p + 3, end) && p[-1] != '<') {
-			t.len = (size_t)(p - t.p);
-			break;
+		    p[2] == p[1] && p[-1] != '<') {
+			/* "<--", "<==", "<---", "<=====": the whole shaft */
+			const char *r = p + 1;
+
+			while (r < end && *r == p[1])
+				r++;
+			if (note_follows(r, end)) {
+				t.len = (size_t)(p - t.p);
+				break;
+			}
 		}
 		while ((k = shaft(q, (size_t)(end - q))))
 			q += k, shafts++;
@@ -1216,6 +1241,37 @@ static struct line strip_note(struct line t)
 	return t;
 }
 
+/* The line without markdown emphasis or code marks around all of it
+ * ("_cmd -v_", "*text*", "**text**", "__text__", "`cmd`"): the same run of
+ * one to three '*' or '_' (or one '`') at both ends, with no space just
+ * inside either, as CommonMark's flanking rule requires of a delimiter run
+ * that opens and closes (a "* item" bullet or "** note" is left alone). */
+static struct line unemphasize(struct line t)
+{
+	struct line m = line_trim(t);
+	char c;
+	size_t run = 0;
+
+	if (m.len < 3)
+		return t;
+	c = m.p[0];
+	if (c != '*' && c != '_' && c != '`')
+		return t;
+	while (run < m.len && run < 4 && m.p[run] == c)
+		run++;
+	if (run > (c == '`' ? 1u : 3u) || m.len <= 2 * run)
+		return t;
+	for (size_t i = 0; i < run; i++)
+		if (m.p[m.len - 1 - i] != c)
+			return t;
+	if (m.p[m.len - 1 - run] == c || isspace((unsigned char)m.p[run]) ||
+	    isspace((unsigned char)m.p[m.len - 1 - run]))
+		return t;
+	m.p += run;
+	m.len -= 2 * run;
+	return m;
+}
+
 /* Drops what mail clients and markdown add around pasted lines, keeping
  * one line per line: quote markers, emphasis around a whole line,
  * non-breaking spaces, and notes a person wrote after a value. */
@@ -1229,13 +1285,9 @@ static char *normalize(const char *text, size_t len, size_t *outlen)
 	while (lines_next(&it, &ln)) {
 		struct line t = strip_note(unquote(ln));
 
-		{
-			struct line m = line_trim(t);
-
-			if (m.len >= 4 && line_starts(&m, "**") &&
-			    m.p[m.len - 1] == '*' && m.p[m.len - 2] == '*')
-				t = line_unmark(t);
-		}
+		/* nested marks: "**_`cmd`_**" */
+		for (int i = 0; i < 3; i++)
+			t = unemphasize(t);
 		for (size_t i = 0; i < t.len; i++) {
 			if ((unsigned char)t.p[i] == 0xc2 && i + 1 < t.len &&
 			    (unsigned char)t.p[i + 1] == 0xa0) {

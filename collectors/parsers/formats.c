@@ -97,6 +97,10 @@ static const struct marker m_ibv_devinfo[] = {
 	PRE("phys_port_cnt:", 15),
 	PRE("vendor_part_id:", 15),
 	PRE("active_mtu:", 15),
+	/* a port's -v lines (libibverbs/examples/devinfo.c print_hca_cap():
+	 * "\t\t\tphys_state:\t\t%s (%d)\n", "\t\t\tGID[%3d]:\t\t%s") */
+	PRE("phys_state:", 15),
+	PREN("GID[", 10, 3),
 	PRE("No IB devices found", 40),
 	PRE("Failed to open device", 40),
 	PRE("libibverbs: Warning:", 25),
@@ -299,6 +303,17 @@ static const struct marker m_app_log[] = {
 static const struct marker m_facts[] = {
 	HAS("\"facts\"", 90),
 	PREN("{", 10, 1),
+};
+
+static const struct marker m_rxe_cfg[] = {
+	TEST(rxe_cfg_header_line, 80),
+	PRE("rdma_rxe module not loaded", 40),
+};
+
+static const struct marker m_rping[] = {
+	TESTN(rping_line, 20, 3),
+	PRE2("cma event RDMA_CM_EVENT_", ", error ", 40),
+	HAS("rping", 10),
 };
 
 static const struct format formats[] = {

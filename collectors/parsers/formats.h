@@ -103,7 +103,7 @@ void format_list_names(struct strbuf *sb);
 	X(dmesg, "kernel log: dmesg, journalctl, /var/log/messages, kern.log", \
 	  "log log_event", m_dmesg, 200, 50, 0, NULL) \
 	X(ibstatus, "ibstatus output", \
-	  "hca port tool_error", m_ibstatus, 65536, 0, 0, "hca") \
+	  "hca port gid tool_error", m_ibstatus, 65536, 0, 0, "hca") \
 	X(ibv_devinfo, "ibv_devinfo output, with or without -v", \
 	  "hca port gid tool_error", m_ibv_devinfo, 65536, 0, 0, "hca") \
 	X(ibv_devices, "ibv_devices output", \
@@ -162,6 +162,10 @@ void format_list_names(struct strbuf *sb);
 	  "hca port", m_sysfs_attr, 4, 0, FORMAT_NAMED, NULL) \
 	X(openibd_status, "/etc/init.d/openibd status (OFED, MLNX_OFED)", \
 	  "module", m_openibd_status, 200, 0, 0, NULL) \
+	X(rxe_cfg, "rxe_cfg status (soft-RoCE interfaces and their rxe devices)", \
+	  "netdev hca tool_error", m_rxe_cfg, 50, 0, 0, "hca") \
+	X(rping, "rping (librdmacm), with -d or -v", \
+	  "perftest", m_rping, 400, 0, 0, NULL) \
 	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
 		   "SPDK, Lustre, librdmacm, libibverbs, perftest)", \
 	  "app_error limits", m_app_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
@@ -211,6 +215,10 @@ bool ibnetdiscover_row_line(const struct line *ln);
 bool mlxlink_section_line(const struct line *ln);
 bool ibswinfo_row_line(const struct line *ln);
 bool ucx_info_md_line(const struct line *ln);
+/* A step of an rping run (parse_rping.c). */
+bool rping_line(const struct line *ln);
+/* rxe_cfg status's column header (parse_rxe_cfg.c). */
+bool rxe_cfg_header_line(const struct line *ln);
 /* mlxfwmanager's "Status: <one of its statuses>" (parse_mlxfw.c). */
 bool mlxfw_status_line(const struct line *ln);
 /* Two or more modinfo keys on one line: a paste a mail client re-flowed

@@ -27,12 +27,14 @@ int parse_ethtool_i(struct emit *e, const char *text, size_t len,
 			drv = emit_begin(e, "driver", &ln);
 			emit_line(e, drv, "name", &drvname, &ln);
 			emit_str(e, drv, "evidence", "ethtool", 7, &ln);
-			if (arg) {
-				emit_end(e, nd);
-				nd = emit_begin(e, "netdev", &ln);
+			/* without the command line the interface is unnamed,
+			 * but its firmware and PCI address are still the
+			 * adapter's (tied to it by the address) */
+			emit_end(e, nd);
+			nd = emit_begin(e, "netdev", &ln);
+			if (arg)
 				emit_str(e, nd, "name", arg, strlen(arg), &ln);
-				emit_line(e, nd, "driver", &drvname, &ln);
-			}
+			emit_line(e, nd, "driver", &drvname, &ln);
 		} else if (line_eq(&key, "version") && drv) {
 			const char *o = driver_origin_of(val.p, val.len);
 

@@ -1,8 +1,10 @@
 /* ibstatus: "Infiniband device 'mlx5_0' port 1 status:" blocks of
  * "key: value" lines ("state: 4: ACTIVE", "rate: 100 Gb/sec (4X EDR)",
- * "base lid: 0x33bf").  Old versions print no link_layer line and no
+ * "base lid: 0x33bf", "default gid:", the port's gids/0, a gid fact of
+ * index 0).  Old versions print no link_layer line and no
  * blank line between ports; the block header alone delimits them.  The
  * script's "Fatal error:" lines become tool_error facts. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +39,25 @@ static bool header(const struct line *ln, struct line *name, unsigned *port)
 	snprintf(buf, sizeof(buf), "%.*s",
 		 (int)(end - q - 1 < 63 ? end - q - 1 : 63), q + 1);
 	return sscanf(buf, " port %5u status", port) == 1;
+}
+
+/* A GID as sysfs spells it, not "unknown" (the script's word when the
+ * file cannot be read) nor the all-zero entry of an unset GID. */
+static bool gid_value(const struct line *v)
+{
+	bool colon = false, nonzero = false;
+
+	for (size_t i = 0; i < v->len; i++) {
+		char c = v->p[i];
+
+		if (c == ':')
+			colon = true;
+		else if (!isxdigit((unsigned char)c) && c != '.')
+			return false;
+		else if (c != '0' && c != '.')
+			nonzero = true;
+	}
+	return colon && nonzero;
 }
 
 static void rate(struct emit *e, struct fact *f, const struct line *val,
@@ -77,8 +98,8 @@ int parse_ibstatus(struct emit *e, const char *text, size_t len,
 {
 	struct fact *port = NULL;
 	struct lines it;
-	struct line raw;
-	unsigned before = e->nfacts;
+	struct line raw, dev = { 0 };
+	unsigned before = e->nfacts, dev_port = 0;
 
 	(void)arg;
 	lines_init(&it, text, len);
@@ -99,10 +120,26 @@ int parse_ibstatus(struct emit *e, const char *text, size_t len,
 			port = emit_begin(e, "port", &ln);
 			emit_line(e, port, "hca", &name, &ln);
 			emit_int(e, port, "port", number, &ln);
+			dev = name;
+			dev_port = number;
 			continue;
 		}
-		if (port && line_kv(&ln, ':', &key, &val))
-			port_value(e, port, &key, &val, &ln);
+		if (!port || !line_kv(&ln, ':', &key, &val))
+			continue;
+		/* the script prints gids/0 of the port as its default gid */
+		if (line_eq(&key, "default gid")) {
+			if (!gid_value(&val))
+				continue;
+			struct fact *g = emit_begin(e, "gid", &ln);
+
+			emit_line(e, g, "hca", &dev, &ln);
+			emit_int(e, g, "port", dev_port, &ln);
+			emit_int(e, g, "index", 0, &ln);
+			emit_line(e, g, "gid", &val, &ln);
+			emit_end(e, g);
+			continue;
+		}
+		port_value(e, port, &key, &val, &ln);
 	}
 	emit_end(e, port);
 	return (int)(e->nfacts - before);

@@ -174,6 +174,15 @@ bool mlxfw_status_line(const struct line *ln)
 	return false;
 }
 
+/* Whether key is one of a device's own fields. */
+static bool manager_key(const struct line *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(manager_keys); i++)
+		if (line_eq(key, manager_keys[i].key))
+			return true;
+	return false;
+}
+
 struct manager {
 	struct emit *e;
 	struct fact *f;
@@ -242,6 +251,13 @@ int parse_mlxfwmanager(struct emit *e, const char *text, size_t len,
 			m.f = emit_begin(e, "fw_image", &ln);
 			continue;
 		}
+		/* a fragment whose "Device #N:" line a blank line or the cut
+		 * left behind: its first field opens the device */
+		if (!m.f && line_kv(&ln, ':', &key, &val) &&
+		    (line_eq(&key, "PCI Device Name") ||
+		     line_eq(&key, "Versions") ||
+		     manager_key(&key)))
+			m.f = emit_begin(e, "fw_image", &ln);
 		if (!m.f)
 			continue;
 		if (m.versions)

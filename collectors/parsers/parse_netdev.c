@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
+#include "engine/xalloc.h"
 
 #define NETDEV_TOKENS 32 /* @@ words of an ip link line read */
 
@@ -33,8 +34,40 @@ static const struct line *after(const struct line *tok, size_t n,
 	return NULL;
 }
 
+/* Words iproute2's print_addrinfo() prints after "scope %s" for the
+ * address's flags; the IPv4 address's label (its interface, or the
+ * interface's alias "eth0:1") comes after them, last on the line. */
+static const char *const addr_flags[] = {
+	"secondary",  "temporary",     "nodad",	     "optimistic",
+	"dadfailed",  "home",	       "deprecated", "tentative",
+	"permanent",  "dynamic",       "noprefixroute", "mngtmpaddr",
+	"autojoin",   "stable-privacy",
+};
+
+#define IP_LABELS 64 /* @@ interfaces of a grep'd ip addr read */
+
+/* The interface an "inet ADDR/N ... scope global LABEL" line names, for
+ * "ip addr | grep inet", which drops the interface's own line. */
+static bool inet_label(const struct line *tok, size_t n, struct line *name)
+{
+	const struct line *scope = after(tok, n, "scope");
+	const char *colon;
+
+	if (!scope || scope == &tok[n - 1] || n < 5)
+		return false;
+	*name = tok[n - 1];
+	for (size_t i = 0; i < ARRAY_SIZE(addr_flags); i++)
+		if (line_eq(name, addr_flags[i]))
+			return false;
+	if ((colon = memchr(name->p, ':', name->len)))
+		name->len = (size_t)(colon - name->p);
+	return name->len > 0 && name->len <= 15; /* IFNAMSIZ - 1 */
+}
+
 int parse_ip(struct emit *e, const char *text, size_t len, const char *arg)
 {
+	struct line labels[IP_LABELS];
+	size_t nlabels = 0;
 	struct lines it;
 	struct line raw;
 	unsigned before = e->nfacts;
@@ -77,6 +110,23 @@ int parse_ip(struct emit *e, const char *text, size_t len, const char *arg)
 		} else if (f && !addr && line_eq(&tok[0], "inet") && n >= 2) {
 			emit_line(e, f, "addr", &tok[1], &ln);
 			addr = true;
+		} else if (!f && line_eq(&tok[0], "inet") &&
+			   inet_label(tok, n, &name)) {
+			struct fact *g;
+			size_t i = 0;
+
+			/* the first address of each interface, as above */
+			while (i < nlabels &&
+			       !(labels[i].len == name.len &&
+				 !memcmp(labels[i].p, name.p, name.len)))
+				i++;
+			if (i < nlabels || nlabels == IP_LABELS)
+				continue;
+			labels[nlabels++] = name;
+			g = emit_begin(e, "netdev", &ln);
+			emit_line(e, g, "name", &name, &ln);
+			emit_line(e, g, "addr", &tok[1], &ln);
+			emit_end(e, g);
 		}
 	}
 	emit_end(e, f);

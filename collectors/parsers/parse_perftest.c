@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
+#include "engine/xalloc.h"
 
 /* perftest's MiB/sec (0x100000 bytes) to Gb/sec (125000000 bytes). */
 #define MIB_TO_GBIT (1048576.0 / 125000000.0)
@@ -34,6 +35,15 @@ static const char *const failures[] = {
 	"Failed to ", "Unable to ",	"Couldn't ",
 	"Couldnt ",   "Did not detect", "No IB devices",
 	"IB device ", "Error ",		"ERROR:",
+};
+
+/* Warnings perftest prints and runs on (perftest_parameters.c: the CPU
+ * frequency check, and ctx_set_max_inline() "Device not recognized to
+ * implement inline feature. Disabling it" for a device its table does
+ * not know, rxe or hns). */
+static const char *const warnings[] = {
+	"Conflicting CPU frequency",
+	"Device not recognized to implement inline feature",
 };
 
 /* The port perftest uses when -i/--ib-port is not given
@@ -272,9 +282,10 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 			continue;
 		}
 		local_address(&r, &ln);
-		if (line_starts(&ln, "Conflicting CPU frequency") &&
-		    !r.warning.p)
-			r.warning = ln;
+		for (size_t i = 0; i < ARRAY_SIZE(warnings) && !r.warning.p;
+		     i++)
+			if (line_starts(&ln, warnings[i]))
+				r.warning = ln;
 		for (size_t i = 0; i < sizeof(failures) / sizeof(*failures);
 		     i++)
 			if (line_starts(&ln, failures[i]) && !r.error.p)

@@ -614,6 +614,69 @@ static void test_prompt_host(void **state)
 	fact_base_free(p.fb);
 }
 
+/* Markdown a poster adds: emphasis around a whole line (CommonMark's
+ * delimiter runs, "_x_", "**_x_**"), a command in backticks above the
+ * fence its output is in, a blank line between a command and its
+ * output. */
+static void test_markdown_commands(void **state)
+{
+	/* a kernel line of tests/fixtures/samples/dmesg/cx6-ocp3-adapter-
+	 * x16-slot-gen3-limited-sufficient-power-75w.txt, put in italics as
+	 * GitHub posters do ("_..._") */
+	static const char italic[] =
+		"_[    1.445005] mlx5_core 0000:01:00.0: firmware version: "
+		"20.27.446_\n";
+	/* ibv_devices from weiyanhua100/rdma-examples README.md
+	 * (github.com/weiyanhua100/rdma-examples), its command put above
+	 * the fence in backticks and bold italics, as markdown pages do */
+	static const char fenced[] =
+		"**_`$ ibv_devices`_**\n"
+		"\n"
+		"```\n"
+		"    device                 node GUID\n"
+		"    ------              ----------------\n"
+		"    mlx5_0              043f720300c10530\n"
+		"    mlx5_1              043f720300c10531\n"
+		"```\n";
+	/* the same without a prompt or fence: a blank line between */
+	static const char bare[] =
+		"ibv_devices\n"
+		"\n"
+		"    device                 node GUID\n"
+		"    ------              ----------------\n"
+		"    mlx5_0              043f720300c10530\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste(italic, NULL);
+	f = find(&p, "log", "device", "0000:01:00.0");
+	assert_string_equal(text(f, "text"), "mlx5_core 0000:01:00.0: "
+					     "firmware version: 20.27.446");
+	assert_string_equal(text(f, "time"), "[    1.445005]");
+	fact_base_free(p.fb);
+
+	p = paste(fenced, NULL);
+	/* one listing, the fenced output's: the empty block between the
+	 * command and the fence is no empty ibv_devices */
+	assert_int_equal(matching(&p, "listing", "tool", "ibv_devices"), 1);
+	f = listing_of(&p, "ibv_devices");
+	assert_int_equal(num(f, "count"), 2);
+	assert_string_equal(text(f, "command"), "ibv_devices");
+	fact_base_free(p.fb);
+
+	p = paste(bare, NULL);
+	f = listing_of(&p, "ibv_devices");
+	assert_int_equal(num(f, "count"), 1);
+	assert_string_equal(text(f, "command"), "ibv_devices");
+	fact_base_free(p.fb);
+
+	/* "* item" is a bullet, not emphasis: the line stays as it is */
+	p = paste("* ibv_devices\n", NULL);
+	assert_int_equal(matching(&p, "listing", "tool", "ibv_devices"), 0);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -631,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_unstamped_oops),
 		cmocka_unit_test(test_csh_limit),
 		cmocka_unit_test(test_prompt_host),
+		cmocka_unit_test(test_markdown_commands),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

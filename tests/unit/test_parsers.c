@@ -160,6 +160,12 @@ static void test_ethtool(void **state)
 	f = find(&p, "driver", "name", "mlx4_en");
 	assert_string_equal(fact_text(f, "version"), "4.2-1.2.0");
 	assert_string_equal(fact_text(f, "origin"), "mlnx_ofed");
+	/* no interface named: the unnamed interface still carries the
+	 * adapter's firmware and PCI address */
+	f = find(&p, "netdev", "driver", "mlx4_en");
+	assert_null(fact_text(f, "name"));
+	assert_non_null(fact_text(f, "fw_ver"));
+	assert_non_null(fact_text(f, "pci"));
 	fact_base_free(p.fb);
 
 	/* the in-tree driver's fixed "5.0-0" (4.0-0 for mlx4) is inbox */
@@ -296,6 +302,20 @@ static void test_perftest(void **state)
 	assert_string_equal(fact_text(f, "hca"), "rocep1s0f0");
 	assert_string_equal(fact_text(f, "link_type"), "IB");
 	assert_int_equal(count(&p, "port"), 0);
+	fact_base_free(p.fb);
+
+	/* the warning perftest prints for a device its table does not know
+	 * (ctx_set_max_inline()), above a normal result */
+	p = parse("perftest",
+		  SAMPLES "perftest/rxe-lab-ib_read_bw-inline-feature-"
+			  "disabled.txt",
+		  NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(fact_text(f, "warning"),
+			    "Device not recognized to implement inline "
+			    "feature. Disabling it");
+	assert_null(fact_get(f, sym_intern_cstr("error")));
+	assert_string_equal(fact_text(f, "hca"), "rxe0");
 	fact_base_free(p.fb);
 }
 

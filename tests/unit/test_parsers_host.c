@@ -386,6 +386,27 @@ static void test_mlxfwmanager(void **state)
 	assert_non_null(find(&p, "host", "hostname", "a10cx4"));
 	fact_base_free(p.fb);
 
+	/* a fragment: the same query with its "Device #1:" header cut off,
+	 * as a poster quotes the device's lines; its first field opens it */
+	{
+		size_t len;
+		char *whole = slurp(SAMPLES "mlxfwmanager/cx6lx-mlxup-query-"
+					    "update-required-rhel94.txt",
+				    &len);
+		const char *from = strstr(whole, "  Device Type:");
+
+		assert_non_null(from);
+		p = parse_text("mlxfwmanager", from,
+			       len - (size_t)(from - whole), "t.txt", NULL);
+		free(whole);
+	}
+	assert_int_equal(count(&p, "fw_image"), 1);
+	f = find(&p, "fw_image", "pci", "0002:01:00.0");
+	assert_string_equal(text(f, "psid"), "MT_0000000575");
+	assert_string_equal(text(f, "fw_ver"), "26.33.1048");
+	assert_string_equal(text(f, "status"), "Update required");
+	fact_base_free(p.fb);
+
 	/* The mail client joined Status onto the FW row and wrapped it. */
 	p = parse(
 		"mlxfwmanager",

@@ -1,7 +1,7 @@
 /* The parsers of the commands pastes show besides the RDMA tools: uname,
  * ulimit, modprobe, ip, ethtool IFACE, devlink health, show_gids, mst
- * status -v, sminfo, rdma statistic, files of /sys/class/infiniband and
- * openibd status, each on real outputs (tests/fixtures/samples/<format>/, each with its
+ * status -v, sminfo, rdma statistic, files of /sys/class/infiniband,
+ * openibd status, rxe_cfg status and rping, each on real outputs (tests/fixtures/samples/<format>/, each with its
  * source). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,6 +101,24 @@ static void test_ip_ethtool(void **state)
 	assert_string_equal(text(find(&p, "netdev", "name", "ens6"),
 				 "link_type"),
 			    "ether");
+	fact_base_free(p.fb);
+
+	/* the same output through "| grep inet": the interface lines are
+	 * gone, and each IPv4 address names its interface by its label,
+	 * last on the line (iproute2 print_addrinfo()); a secondary address
+	 * of one interface keeps the first, an alias label its interface */
+	p = from_text("ip",
+		      "    inet 172.17.24.56/24 brd 172.17.242.255 scope global "
+		      "ens6\n"
+		      "    inet 172.162.42.56/24 brd 172.16.242.255 scope global "
+		      "ib0\n"
+		      "    inet 172.162.42.57/24 scope global secondary ib0:1\n"
+		      "    inet6 fe80::1/64 scope link \n");
+	assert_int_equal(count(&p, "netdev"), 2);
+	assert_string_equal(text(find(&p, "netdev", "name", "ib0"), "addr"),
+			    "172.162.42.56/24");
+	assert_string_equal(text(find(&p, "netdev", "name", "ens6"), "addr"),
+			    "172.17.24.56/24");
 	fact_base_free(p.fb);
 
 	p = parse_file("transcript",
@@ -293,6 +311,67 @@ static void test_openibd_status(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_rxe_cfg(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* empty Speed, NMTU and IPv4_addr cells: the row is read by the
+	 * header's columns, so rxe0 is the RDEV, not the speed */
+	p = parse("rxe_cfg",
+		  SAMPLES "rxe_cfg/mellanox-howto-soft-roce-status-mlx4_en-"
+			  "rxe0.txt",
+		  NULL);
+	f = find(&p, "netdev", "name", "eth0");
+	assert_string_equal(text(f, "hca"), "rxe0");
+	assert_string_equal(text(f, "driver"), "mlx4_en");
+	assert_null(fact_get(f, sym_intern_cstr("mtu")));
+	assert_non_null(find(&p, "hca", "name", "rxe0"));
+	fact_base_free(p.fb);
+
+	/* no rxe device yet: interfaces, and no hca */
+	p = parse("rxe_cfg",
+		  SAMPLES "rxe_cfg/mail-2020-dell-t630-no-rxe-devices-"
+			  "10gige.txt",
+		  NULL);
+	assert_int_equal(count(&p, "netdev"), 7);
+	assert_int_equal(count(&p, "hca"), 0);
+	f = find(&p, "netdev", "name", "p1p1");
+	assert_int_equal(num(f, "mtu"), 9000);
+	assert_string_equal(text(f, "driver"), "bnx2x");
+	assert_null(fact_get(f, sym_intern_cstr("hca")));
+	assert_int_equal(num(find(&p, "netdev", "name", "virbr0-nic"), "mtu"),
+			 1500);
+	fact_base_free(p.fb);
+}
+
+static void test_rping(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* the server's "wait for RDMA_READ_ADV state 10" after the client
+	 * disconnected ends every run: no error */
+	p = parse("rping",
+		  SAMPLES "rping/magnate3-mlx5-roce-server-v-C3-"
+			  "disconnect.txt",
+		  NULL);
+	f = find(&p, "perftest", "test", "rping");
+	assert_null(fact_get(f, sym_intern_cstr("error")));
+	fact_base_free(p.fb);
+
+	/* the same wait before any disconnect is a failed step
+	 * (rping.c: fprintf(stderr, "wait for RDMA_READ_ADV state %d\n")) */
+	p = from_text("rping", "server ping data: rdma-ping-0: ABCDEFGHIJ\n"
+			       "wait for RDMA_READ_ADV state 10\n");
+	assert_string_equal(text(find(&p, "perftest", "test", "rping"),
+				 "error"),
+			    "wait for RDMA_READ_ADV state 10");
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +381,8 @@ int main(void)
 		cmocka_unit_test(test_devlink_show_gids_mst),
 		cmocka_unit_test(test_sminfo_statistic_sysfs),
 		cmocka_unit_test(test_openibd_status),
+		cmocka_unit_test(test_rxe_cfg),
+		cmocka_unit_test(test_rping),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

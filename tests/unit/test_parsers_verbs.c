@@ -38,6 +38,14 @@ static void test_ibstatus(void **state)
 	assert_string_equal(text(f, "link_layer"), "Ethernet");
 	assert_true(num(f, "rate_gbps") == 40);
 	assert_int_equal(num(f, "lid"), 0);
+	/* "default gid:" is the port's gids/0; the Ethernet port's
+	 * "unknown" is none */
+	assert_int_equal(count(&p, "gid"), 8);
+	f = find(&p, "gid", "hca", "mlx5_0");
+	assert_int_equal(num(f, "index"), 0);
+	assert_int_equal(num(f, "port"), 1);
+	assert_string_equal(text(f, "gid"),
+			    "fe80:0000:0000:0000:0015:5dff:fd34:11eb");
 	fact_base_free(p.fb);
 
 	/* Old format: no link_layer, no blank line between the ports. */

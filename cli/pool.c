@@ -26,6 +26,9 @@
  * (interned strings, the allocator's high-water mark) stays bounded. */
 #define WORKER_TASKS 256
 #define WORKER_GROWTH_KIB (256 * 1024)
+/* A task is given to this many workers that die before they read it, and
+ * then delivered as not started. */
+#define ASSIGN_TRIES 3
 
 /* What a worker sends before each task's output. */
 struct frame {
@@ -351,19 +354,22 @@ static void drain(struct pool *p, struct worker *w)
 	reap(p, w);
 }
 
-/* Gives task index to the idle worker w.  A worker that cannot take it
- * has died: it is reaped and the task delivered as it died. */
-static void assign(struct pool *p, struct worker *w, size_t index)
+/* Gives task index to the idle worker w.  Returns false when w cannot
+ * take it: it died while idle (its task pipe is broken), so it is reaped
+ * without charging the task to it, and the slot is free for a new one. */
+static bool assign(struct pool *p, struct worker *w, size_t index)
 {
 	uint64_t i = index;
 
-	w->busy = true;
-	w->index = index;
-	w->start = now();
 	if (pool_write(w->cmd, (const char *)&i, sizeof(i))) {
 		kill(w->pid, SIGKILL);
 		reap(p, w);
+		return false;
 	}
+	w->busy = true;
+	w->index = index;
+	w->start = now();
+	return true;
 }
 
 /* Kills the workers past their deadline, or all of them on a stop. */
@@ -420,6 +426,7 @@ int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 	struct pool p = { .o = o };
 	struct sigaction sa = { 0 }, ign = { 0 }, old_int, old_term, old_pipe;
 	size_t next = 0, delivered = 0, running = 0;
+	unsigned tries = 0; /* workers that died idle before taking next */
 
 	p.nws = o->jobs ? o->jobs : 1;
 	if (p.nws > ntasks && ntasks)
@@ -459,7 +466,14 @@ int pool_run(size_t ntasks, const struct pool_opts *o, int *signo)
 				}
 				running++;
 			}
-			assign(&p, w, next++);
+			if (assign(&p, w, next)) {
+				next++;
+				tries = 0;
+			} else if (++tries >= ASSIGN_TRIES) {
+				/* every new worker dies before its first task */
+				not_started(&p, next++, EPIPE, false);
+				tries = 0;
+			}
 		}
 		for (; stop_signal && next < ntasks; next++)
 			not_started(&p, next, 0, true);

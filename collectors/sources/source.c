@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "collectors/sources/snapshot.h"
 #include "collectors/sources/source_tree.h"
 #include "engine/strbuf.h"
+#include "engine/symbol.h"
 #include "engine/xalloc.h"
 
 #define SOURCE_MAX_READ (256u << 20) /* @@ largest file read whole */
@@ -410,32 +412,145 @@ bool source_lexists(struct source *s, const char *path)
 
 /* ---- the directory backend ---- */
 
+/* What lstat and readlink said of each path below a directory tree,
+ * kept while it is read: a tree given by --root, or an unpacked bundle,
+ * is not changed by reading it, and every file read resolves each
+ * directory above it (ten for a sysfs counter), so most of these are
+ * asked again and again.  The live host's tree is asked afresh. */
+struct memo_entry {
+	char *rel;
+	int err; /* lstat's */
+	enum node_type type;
+	bool has_target;
+	int target_err; /* readlink's, once asked */
+	char *target;
+};
+
+struct memo {
+	struct memo_entry *e;
+	size_t n, cap;
+	uint32_t *slots; /* entry index + 1; 0 is free */
+	size_t nslots;
+};
+
+#define MEMO_MAX (1u << 20) /* @@ paths remembered per tree */
+
+static size_t memo_slot(const struct memo *m, const char *rel)
+{
+	size_t i = hash_bytes(rel, strlen(rel)) & (m->nslots - 1);
+
+	while (m->slots[i] && strcmp(m->e[m->slots[i] - 1].rel, rel))
+		i = (i + 1) & (m->nslots - 1);
+	return i;
+}
+
+/* rel's entry; a new one (err < 0 and no type yet: fill it) when rel was
+ * not asked before; NULL when the tree is not remembered or the memo is
+ * full. */
+static struct memo_entry *memo_get(const struct source *s, const char *rel,
+				   bool *fresh)
+{
+	struct memo *m = s->tree;
+	size_t i;
+
+	*fresh = false;
+	if (!m)
+		return NULL;
+	if ((m->n + 1) * 2 > m->nslots) {
+		if (m->n >= MEMO_MAX)
+			return NULL;
+		free(m->slots);
+		m->nslots = m->nslots ? m->nslots * 2 : 4096;
+		m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+		for (size_t k = 0; k < m->n; k++)
+			m->slots[memo_slot(m, m->e[k].rel)] = (uint32_t)k + 1;
+	}
+	i = memo_slot(m, rel);
+	if (m->slots[i])
+		return &m->e[m->slots[i] - 1];
+	xgrow(&m->e, &m->cap, m->n + 1, sizeof(*m->e));
+	memset(&m->e[m->n], 0, sizeof(m->e[m->n]));
+	m->e[m->n].rel = xstrdup(rel);
+	m->slots[i] = (uint32_t)++m->n;
+	*fresh = true;
+	return &m->e[m->n - 1];
+}
+
+static void memo_free(struct memo *m)
+{
+	if (!m)
+		return;
+	for (size_t k = 0; k < m->n; k++) {
+		free(m->e[k].rel);
+		free(m->e[k].target);
+	}
+	free(m->e);
+	free(m->slots);
+	free(m);
+}
+
 static int dir_lstat(const struct source *s, const char *rel,
 		     enum node_type *type)
 {
-	char *full = join(s->path, rel);
+	bool fresh;
+	struct memo_entry *e = memo_get(s, rel, &fresh);
+	char *full;
 	struct stat st;
-	int err = lstat(full, &st) ? -errno : 0;
+	int err;
 
-	free(full);
+	if (e && !fresh) {
+		if (!e->err)
+			*type = e->type;
+		return e->err;
+	}
+	full = join(s->path, rel);
+	err = lstat(full, &st) ? -errno : 0;
+	free(full); /* keeps errno */
 	if (!err)
 		*type = S_ISREG(st.st_mode) ? NODE_FILE :
 			S_ISDIR(st.st_mode) ? NODE_DIR :
 			S_ISLNK(st.st_mode) ? NODE_LINK :
 					      NODE_OTHER;
+	if (e) {
+		e->err = err;
+		e->type = err ? NODE_OTHER : *type;
+	}
 	return err;
 }
 
 static int dir_readlink(const struct source *s, const char *rel, char *buf,
 			size_t size)
 {
-	char *full = join(s->path, rel);
-	ssize_t k = readlink(full, buf, size - 1);
+	bool fresh;
+	struct memo_entry *e;
+	enum node_type type;
+	char target[PATH_MAX];
+	char *full;
+	ssize_t k;
+	int err;
 
+	(void)dir_lstat(s, rel, &type); /* so that rel has its entry */
+	e = memo_get(s, rel, &fresh);
+	if (e && e->has_target) {
+		if (e->target_err)
+			return e->target_err;
+		snprintf(buf, size, "%s", e->target);
+		return 0;
+	}
+	full = join(s->path, rel);
+	k = readlink(full, target, sizeof(target) - 1);
+	err = k < 0 ? -errno : 0;
 	free(full);
+	if (e) {
+		e->has_target = true;
+		e->target_err = err;
+	}
 	if (k < 0)
-		return -errno;
-	buf[k] = '\0';
+		return err;
+	target[k] = '\0';
+	if (e)
+		e->target = xstrdup(target);
+	snprintf(buf, size, "%s", target);
 	return 0;
 }
 
@@ -460,7 +575,8 @@ static int dir_list(const struct source *s, const char *rel, struct names *out)
 
 static void dir_free(struct source *s)
 {
-	(void)s;
+	memo_free(s->tree);
+	s->tree = NULL;
 }
 
 static const struct tree_ops dir_ops = {
@@ -550,6 +666,7 @@ struct source *source_dir_new(const char *dir, bool root_only,
 		n--;
 	s->path = xstrndup(dir, n);
 	s->ops = &dir_ops;
+	s->tree = xcalloc(1, sizeof(struct memo));
 	if (o)
 		s->o = *o;
 	source_tree_ready(s, root_only, d);

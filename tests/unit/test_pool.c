@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,24 @@ static void test_interrupt(void **state)
 		assert_int_equal(s.outcome[i], POOL_INTERRUPTED);
 }
 
+/* Whether process pid has died and waits to be reaped. */
+static bool is_zombie(pid_t pid)
+{
+	char path[64], buf[256];
+	FILE *f;
+	char *close_paren;
+	bool z = false;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (close_paren = strrchr(buf, ')')))
+		z = close_paren[1] == ' ' && close_paren[2] == 'Z';
+	fclose(f);
+	return z;
+}
+
 #define MANY 600
 
 struct pids {
@@ -224,6 +243,37 @@ static void test_workers_live_long(void **state)
 	assert_true(workers >= 3 && workers <= 6);
 }
 
+/* Kills the worker that ran task 5 once its result is in: the worker
+ * then dies idle, and task 6 must go to a new one, not fail with it. */
+static void done_kill_idle(void *arg, const struct pool_result *r)
+{
+	struct pids *s = arg;
+	pid_t pid;
+
+	done_pid(arg, r);
+	if (r->index != 5 || !(pid = s->pid[5]))
+		return;
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 500 && !is_zombie(pid); i++)
+		usleep(10000);
+	assert_true(is_zombie(pid));
+}
+
+static void test_worker_dies_idle(void **state)
+{
+	struct pids s = { 0 };
+	struct pool_opts o = {
+		.jobs = 1, .work = work_pid, .done = done_kill_idle, .arg = &s
+	};
+
+	(void)state;
+	assert_int_equal(pool_run(8, &o, NULL), 0);
+	assert_int_equal(s.n, 8);
+	for (size_t i = 0; i < 8; i++)
+		assert_int_equal(s.outcome[i], POOL_DONE);
+	assert_true(s.pid[6] != s.pid[5]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_interrupt),
 		cmocka_unit_test(test_workers_live_long),
+		cmocka_unit_test(test_worker_dies_idle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

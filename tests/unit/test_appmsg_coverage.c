@@ -78,7 +78,7 @@ static const struct group groups[] = {
 	  "[2024-01-01 10:00:00.123456] %F: 123:%f: *WARNING*: ", "mlx5_0", 3 },
 	/* libcfs: "LNetError: pid:0:(file:line:func()) ". */
 	{ "lustre", "LNetError: 4021:0:(%F:123:%f()) ",
-	  "LNet: 4021:0:(%F:123:%f()) ", "o2ib", 5 },
+	  "LNet: 4021:0:(%F:123:%f()) ", "o2ib", 8 },
 };
 
 /* The prefix verbs_log() (libibverbs/driver.h) adds. */

@@ -72,7 +72,7 @@ static const struct group groups[] = {
 	/* opal_show_help() prints a help file's topic bare, between two
 	 * lines of dashes (tests/appmsg/ompi_help.tsv: each topic's first
 	 * line). */
-	{ "ompi_help", "", "", "mlx5_0", 29 },
+	{ "ompi_help", "", "", "mlx5_0", 28 },
 	/* include/spdk/log.h: "[time] file: line:func: *ERROR*: ". */
 	{ "spdk", "[2024-01-01 10:00:00.123456] %F: 123:%f: *ERROR*: ",
 	  "[2024-01-01 10:00:00.123456] %F: 123:%f: *WARNING*: ", "mlx5_0", 3 },

@@ -933,6 +933,29 @@ static uint32_t family_of_fw_major(const struct fact_base *fb,
 	return family;
 }
 
+/* The family an hca's board id names when no source showed its PCI
+ * device id or model: the board entry of kb/boards.yaml with that PSID
+ * (an MT_ PSID is one NVIDIA board, so it fixes the family, where a
+ * firmware major may not: 16 is ConnectX-5 and ConnectX-5 Ex).  OEM PSIDs
+ * have no board entry.  Returns an interned family name, or 0. */
+static uint32_t family_of_psid(const struct fact_base *fb,
+			       const struct fact *h)
+{
+	const struct value *psid = fact_get(h, sym_intern_cstr("psid"));
+	const uint32_t *hit;
+	const struct value *f;
+	size_t k = 0;
+
+	if (!psid || !value_text(psid))
+		return 0;
+	hit = fact_base_lookup(fb, sym_intern_cstr("board"),
+			       sym_intern_cstr("psid"), psid, &k);
+	if (!k)
+		return 0;
+	f = fact_get(fact_base_get(fb, hit[0]), sym_intern_cstr("family"));
+	return f && value_text(f) ? sym_intern_cstr(value_text(f)) : 0;
+}
+
 /* Fields an hca takes from its adapter entry when no source showed them:
  * knowledge, not host evidence, so they carry no provenance. */
 static const char *const from_adapter[] = { "family", "virtual_function" };
@@ -1081,7 +1104,8 @@ static void imply_port_fields(struct fact_base *fb, uint32_t id)
 }
 
 /* Completes each hca from the knowledge base (family, virtual function,
- * by PCI id or model, else the family alone by firmware major) and from
+ * by PCI id or model, else the family alone by board id (PSID), else by
+ * firmware major) and from
  * other sources' facts of the same adapter
  * (firmware and PSID from ethtool -i or a firmware query), then each
  * port with the fields its evidence implies, through fact_base_enrich: a
@@ -1098,7 +1122,11 @@ void collect_enrich(struct fact_base *fb)
 		borrow_fields(fb, id);
 		a = adapter_of(fb, fact_base_get(fb, id));
 		if (!a) {
-			uint32_t f = family_of_fw_major(fb, fact_base_get(fb, id));
+			uint32_t f = family_of_psid(fb, fact_base_get(fb, id));
+
+			if (!f)
+				f = family_of_fw_major(fb,
+						       fact_base_get(fb, id));
 
 			if (f)
 				fact_base_enrich(fb, id, sym_intern_cstr("family"),

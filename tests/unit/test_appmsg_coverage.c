@@ -70,12 +70,16 @@ static const struct group groups[] = {
 	 * "file:line  Error: ". */
 	{ "ompi", "[node1][[4021,1],0][%F:123:%f] ", "[node1][[4021,1],0][%F:123:%f] ",
 	  "mlx5_0", 16 },
+	/* opal_show_help() prints a help file's topic bare, between two
+	 * lines of dashes (tests/appmsg/ompi_help.tsv: each topic's first
+	 * line). */
+	{ "ompi_help", "", "", "mlx5_0", 28 },
 	/* include/spdk/log.h: "[time] file: line:func: *ERROR*: ". */
 	{ "spdk", "[2024-01-01 10:00:00.123456] %F: 123:%f: *ERROR*: ",
 	  "[2024-01-01 10:00:00.123456] %F: 123:%f: *WARNING*: ", "mlx5_0", 3 },
 	/* libcfs: "LNetError: pid:0:(file:line:func()) ". */
 	{ "lustre", "LNetError: 4021:0:(%F:123:%f()) ",
-	  "LNet: 4021:0:(%F:123:%f()) ", "o2ib", 5 },
+	  "LNet: 4021:0:(%F:123:%f()) ", "o2ib", 8 },
 };
 
 /* The prefix verbs_log() (libibverbs/driver.h) adds. */

@@ -49,8 +49,11 @@ struct group {
 };
 
 static const struct group groups[] = {
+	/* The issue's target is 80% for both; mlx5_core's is raised to the
+	 * share every kernel version reached (89% at 3.10, the lowest) so
+	 * that a signature lost or narrowed shows. */
 	{ "mlx5_core", "mlx5_core", "0000:3b:00.0", "mlx5_0", "ens1f0np0",
-	  "mlx5_core", "mlx5_0", true, true, 80 },
+	  "mlx5_core", "mlx5_0", true, true, 89 },
 	{ "mlx4_core", "mlx4_core", "0000:04:00.0", "mlx4_0", "ens2",
 	  "mlx4_core", "mlx4_0", true, true, 80 },
 	{ "mlx4_en", "mlx4_core", "0000:04:00.0", "mlx4_0", "ens2", "mlx4_en",

@@ -467,6 +467,74 @@ static void test_follow_up_lines(void **state)
 	done(&p);
 }
 
+/* Open MPI's help texts as users posted them: each is known by its
+ * topic's first line (tests/appmsg/ompi_help.tsv), and its value lines
+ * fill the fact. */
+static void test_ompi_help_texts(void **state)
+{
+	struct parsed p =
+		scan_file(APP_FIXTURES "mfc-475-mtl-ofi-fi_domain-enosys.txt");
+	const struct fact *f;
+
+	(void)state;
+	f = find(&p, "app_error", "message", "OMPI-MTL-OFI-CALL-FAILED");
+	assert_non_null(f);
+	assert_string_equal(text(f, "call"), "fi_domain");
+	assert_true(has_int(f, "errno", 38));
+	assert_int_equal(line_of(f, "text"), 14);
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-NO-CPCS");
+	assert_non_null(f);
+	assert_string_equal(text(f, "device"), "mlx5_0");
+	done(&p);
+
+	p = scan_file(APP_FIXTURES "ompi-5478-bml-unreachable-udcm.txt");
+	f = find(&p, "app_error", "message", "OMPI-BML-UNREACHABLE");
+	assert_non_null(f);
+	assert_int_equal(line_of(f, "text"), 10);
+	done(&p);
+
+	/* An older release's wording of the first line ("at least
+	 * non-excluded one") and the line after it are one message. */
+	p = scan_file(APP_FIXTURES "arjuna-216-openib-no-active-ports.txt");
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-NO-ACTIVE-PORTS");
+	assert_non_null(f);
+	assert_int_equal(line_of(f, "text"), 6);
+	assert_int_equal(count(&p, "app_error"), 1);
+	done(&p);
+
+	/* The notice of Open MPI 4 is one fact, from the line that names
+	 * its MCA parameter, with the adapter and port below; it stays
+	 * info. */
+	p = scan_file(APP_FIXTURES "ompi-10693-ib-port-not-selected-mlx5_0.txt");
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-IB-PORT-NOT-SELECTED");
+	assert_non_null(f);
+	assert_string_equal(text(f, "device"), "mlx5_0");
+	assert_true(has_int(f, "port", 1));
+	assert_int_equal(line_of(f, "text"), 6);
+	assert_int_equal(count(&p, "app_error"), 2);
+	assert_string_equal(
+		text(find(&p, "app_message", "id",
+			  "OMPI-OPENIB-IB-PORT-NOT-SELECTED"),
+		     "severity"),
+		"info");
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-DEVICE-INIT-ERROR");
+	assert_non_null(f);
+	assert_string_equal(text(f, "device"), "mlx5_0");
+	done(&p);
+
+	/* An async event's name is read from its Error number line. */
+	p = scan_text("The OpenFabrics stack has reported a network error event.  Open MPI\n"
+		      "will try to continue, but your job may end up failing.\n"
+		      "\n"
+		      "  Local host:        node1\n"
+		      "  MPI process PID:   4021\n"
+		      "  Error number:      10 (IBV_EVENT_PORT_ERR)\n");
+	f = find(&p, "app_error", "message", "OMPI-OPENIB-ASYNC-ERROR-EVENT");
+	assert_non_null(f);
+	assert_string_equal(text(f, "status"), "IBV_EVENT_PORT_ERR");
+	done(&p);
+}
+
 /* A message that names the step, not the call, gets the entry's call; a
  * line's own call wins. */
 static void test_entry_call(void **state)
@@ -626,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_behind_prefixes),
 		cmocka_unit_test(test_counting),
 		cmocka_unit_test(test_follow_up_lines),
+		cmocka_unit_test(test_ompi_help_texts),
 		cmocka_unit_test(test_entry_call),
 		cmocka_unit_test(test_listed_ports),
 		cmocka_unit_test(test_healthy_outputs),

@@ -240,9 +240,8 @@ static int collect_all(struct analysis *a, const struct analysis_opts *o,
 		}
 		if (o->record)
 			source_record(s, o->record);
+		collect_run_sample_again(run, o->sample_interval_ms);
 		collect_source(run, s);
-		if (o->sample_interval_ms)
-			collect_counters_again(run, s, o->sample_interval_ms);
 		a->source_kind = source_kind_to_str(source_kind(s));
 		sb_puts(&where, o->root ? o->root : "/");
 		add_source_path(a, o->root ? o->root : "/");

@@ -98,6 +98,8 @@ static const struct command_entry commands[] = {
 	  "  0 reads them once), so that counters that grow now (retransmissions,\n"
 	  "  congestion notifications) tell from counts left over since boot.  With\n"
 	  "  --root or --nhc they are read once unless --sample-interval is given.\n"
+	  "  Both readings come before --perftest's test, whose own traffic would\n"
+	  "  count as the host's.\n"
 	  "  --html FILE also writes the report as a page: the five-layer stack\n"
 	  "  coloured by status, and the ranked diagnoses.  --nhc prints nothing on a\n"
 	  "  healthy host and, on a fault (a diagnosis of severity error or worse),\n"

@@ -59,6 +59,7 @@ struct collect_run {
 	collect_progress_fn progress;
 	void *arg;
 	unsigned opt_in; /* COLLECT_* */
+	unsigned again_ms; /* collect_run_sample_again's; 0: read once */
 	const struct dparse_set *parsers; /* the site's, borrowed */
 	struct outcome *outcomes;
 	size_t n, cap;
@@ -159,6 +160,11 @@ static void collect_site(struct collect_run *run, struct col_ctx *c)
 void collect_run_allow(struct collect_run *run, unsigned opt_in)
 {
 	run->opt_in |= opt_in;
+}
+
+void collect_run_sample_again(struct collect_run *run, unsigned ms)
+{
+	run->again_ms = ms;
 }
 
 void col_status(struct col_status *st, enum fetch_status s, const char *fmt,
@@ -321,8 +327,9 @@ static void wait_ms(unsigned ms)
 		;
 }
 
-void collect_counters_again(struct collect_run *run, struct source *src,
-			    unsigned ms)
+/* The second reading of the counters, ms after the first. */
+static void counters_again(struct collect_run *run, struct source *src,
+			   unsigned ms)
 {
 	struct col_ctx c = { run, src, run->fb, run->d, "", 0, "", 2 };
 	struct names devs;
@@ -345,6 +352,9 @@ void collect_source(struct collect_run *run, struct source *src)
 	struct col_ctx c = { run, src, run->fb, run->d, "", 0, "", 0 };
 	bool live = source_is_live(src);
 	struct snapshot *rec = source_recorder(src);
+	unsigned again = run->again_ms;
+
+	run->again_ms = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(collectors); i++) {
 		struct col_status st = { 0, false, STRBUF_INIT };
@@ -354,6 +364,11 @@ void collect_source(struct collect_run *run, struct source *src)
 		/* A bundle holds the test only when collect ran it. */
 		if (opt_in && live && !(run->opt_in & COLLECT_PERFTEST))
 			continue;
+		/* the test's traffic stays out of the two readings */
+		if (opt_in && again) {
+			counters_again(run, src, again);
+			again = 0;
+		}
 		if (live && rec && where == COL_LIVE)
 			run_recorded(&c, collectors[i].fn, collectors[i].name,
 				     rec, &st);
@@ -380,6 +395,8 @@ void collect_source(struct collect_run *run, struct source *src)
 		       sb_str(&st.detail));
 		sb_release(&st.detail);
 	}
+	if (again)
+		counters_again(run, src, again);
 	collect_site(run, &c);
 }
 

@@ -38,12 +38,13 @@ void collect_run_parsers(struct collect_run *run,
 void collect_run_allow(struct collect_run *run, unsigned opt_in);
 
 void collect_source(struct collect_run *run, struct source *src);
-/* Waits wait_ms (saying so through the progress function), then reads
- * the RDMA counters of the source's /sys/class/infiniband again: each a
- * second counter fact with reading 2, beside the first reading's.  A
- * source without RDMA devices returns at once. */
-void collect_counters_again(struct collect_run *run, struct source *src,
-			    unsigned wait_ms);
+/* The next collect_source reads the RDMA counters a second time, ms
+ * after its first reading (0: once): each a second counter
+ * fact with reading 2.  The wait comes before any test the run was
+ * allowed that makes traffic of its own (COLLECT_PERFTEST), so that the
+ * two readings count the host's traffic, not the test's.  A source
+ * without RDMA devices is not waited for. */
+void collect_run_sample_again(struct collect_run *run, unsigned ms);
 /* Parses one loose file.  format is a format name (KIND of KIND=FILE) or
  * NULL to detect it from the content.  Returns 0, or -EINVAL after
  * reporting an unreadable or unrecognised file (the error lists the known

@@ -163,14 +163,13 @@ static void skip_class(struct reader *r)
 	while (*p && *p != ']') {
 		if (*p == '\\' && p[1]) {
 			p += 2;
-		} else if (*p == '[' && p[1] == ':') {
-			const char *close = strstr(p + 2, ":]");
-
-			if (!close) {
-				r->fail = true;
-				return;
-			}
-			p = close + 2;
+		} else if (*p == '[' && (p[1] == ':' || p[1] == '.' ||
+					 p[1] == '=')) {
+			/* PCRE2 reads "[:name:]" as a POSIX class only when
+			 * no ']' comes first ("[[:]x]" is '[' and ':'): not
+			 * worth following, so the pattern is not factored */
+			r->fail = true;
+			return;
 		} else {
 			p++;
 		}

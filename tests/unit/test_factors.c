@@ -47,6 +47,10 @@ static const struct {
 	{ "(?=abcd)efg", "efg" }, /* a lookahead gives none */
 	{ "(?J)(?<a>one)|(?<a>two)", "one|two" },
 	{ "[abc]def\\]ghi", "def]ghi" },
+	/* "[[:]x" is a class of '[' and ':' then x, not a POSIX class:
+	 * PCRE2 matches ":x" by the first branch, so no factor is safe */
+	{ "[[:]x|y] abc:]de]fgh", NULL },
+	{ "[[:space:]]+port down", NULL },
 	{ "(unclosed", NULL },
 	{ "", NULL },
 	{ "(?:abcdefghijklmnopqrstuvwxyz0123456789)", "abcdefghijklmnopqrstuvwxyz012345" },

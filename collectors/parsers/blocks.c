@@ -891,6 +891,7 @@ static void cut_regions(struct cutter *k)
 	struct lines it;
 	struct line raw;
 	struct block *cur = add_block(k, k->text, 1, NULL);
+	bool fenced = false; /* between an opening fence and its close */
 
 	lines_init(&it, k->text, k->len);
 	while (lines_next(&it, &raw)) {
@@ -902,9 +903,20 @@ static void cut_regions(struct cutter *k)
 		if (fence_line(&t)) {
 			/* a command above the fence its output is in ("`$ cmd`"
 			 * and then the fenced output): the output is the
-			 * command's, and the empty block between lists nothing */
+			 * command's, and the empty block between lists nothing.
+			 * Only a fence that opens, outside the command's own
+			 * fence, and only when what it holds reads as the
+			 * command's output: a grep that found nothing keeps
+			 * its empty listing, and the next fence its own. */
+			bool opens = !fenced;
 			struct command_use *carry =
-				cur->use && !has_text(cur) ? cur->use : NULL;
+				opens && cur->use && !has_text(cur) &&
+						cur->use->format &&
+						followed_by(&it, cur->use->format) ?
+					cur->use :
+					NULL;
+
+			fenced = !fenced;
 
 			if (carry) {
 				cur->use = NULL;

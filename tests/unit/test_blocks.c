@@ -671,6 +671,18 @@ static void test_markdown_commands(void **state)
 	assert_string_equal(text(f, "command"), "ibv_devices");
 	fact_base_free(p.fb);
 
+	/* a grep that found nothing, in its own fence, then a fence of
+	 * kernel lines: the empty listing stays (the module is not loaded)
+	 * and the kernel lines are no lsmod output */
+	p = paste("```\n$ lsmod | grep rdma_rxe\n```\n```\n"
+		  "[   12.345678] mlx5_core 0000:01:00.0: firmware version: "
+		  "16.35.2000\n```\n",
+		  NULL);
+	f = listing_of(&p, "lsmod");
+	assert_int_equal(num(f, "count"), 0);
+	assert_non_null(find(&p, "log", "device", "0000:01:00.0"));
+	fact_base_free(p.fb);
+
 	/* "* item" is a bullet, not emphasis: the line stays as it is */
 	p = paste("* ibv_devices\n", NULL);
 	assert_int_equal(matching(&p, "listing", "tool", "ibv_devices"), 0);

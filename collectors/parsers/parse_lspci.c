@@ -111,14 +111,18 @@ static long hex2(const char *p)
 	return *end ? -1 : v;
 }
 
-/* The domain and bus of a normalized address, "0000:3b:00.0". */
+/* The domain and bus of a normalized address, "0000:3b:00.0"; the
+ * domain may be longer than four digits (Intel VMD's "10000:e1:00.0"). */
 static void address_parts(struct lspci *s, const char *addr,
 			  const struct line *ln)
 {
-	long bus = hex2(addr + 5);
+	const char *colon = strchr(addr, ':');
+	long bus = colon ? hex2(colon + 1) : -1;
 
-	emit_str(s->e, s->f, "domain", addr, 4, ln);
-	if (bus >= 0)
+	if (!colon || colon == addr)
+		return;
+	emit_str(s->e, s->f, "domain", addr, (size_t)(colon - addr), ln);
+	if (bus >= 0 && colon[3] == ':')
 		emit_int(s->e, s->f, "bus", bus, ln);
 }
 

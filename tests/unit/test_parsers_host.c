@@ -195,13 +195,19 @@ static void test_lspci_path(void **state)
 		"\t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- DirectTrans-\n"
 		/* a '| grep ACSCtl' line has no function to belong to */
 		"\n"
-		"\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n";
+		"\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"
+		/* Intel VMD puts functions in domains of five digits */
+		"\n"
+		"10000:e1:00.0 Ethernet controller [0200]: Mellanox Technologies MT28800 Family [ConnectX-5 Ex] [15b3:1019]\n";
 	struct parsed p;
 	const struct fact *f;
 
 	(void)state;
 	p = parse_text("lspci", vvv, sizeof(vvv) - 1, "vvv", NULL);
-	assert_int_equal(count(&p, "pcie"), 5);
+	assert_int_equal(count(&p, "pcie"), 6);
+	f = find(&p, "pcie", "pci", "10000:e1:00.0");
+	assert_string_equal(text(f, "domain"), "10000");
+	assert_int_equal(num(f, "bus"), 0xe1);
 	f = find(&p, "pcie", "pci", "0000:00:03.0");
 	assert_string_equal(text(f, "domain"), "0000");
 	assert_int_equal(num(f, "bus"), 0);

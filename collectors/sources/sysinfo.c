@@ -147,6 +147,7 @@ char *sysinfo_html_text(const char *s, size_t len, size_t *out_len)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *end = s + len;
+	bool no_gt = false; /* no '>' is left in the text */
 
 	while (s < end) {
 		bool done = false;
@@ -156,9 +157,13 @@ char *sysinfo_html_text(const char *s, size_t len, size_t *out_len)
 		if (*s == '<' && end - s > 1 &&
 		    (s[1] == '/' || (s[1] >= 'a' && s[1] <= 'z') ||
 		     (s[1] >= 'A' && s[1] <= 'Z'))) {
-			const char *gt = memchr(s, '>', (size_t)(end - s));
+			const char *gt = no_gt ? NULL :
+					     memchr(s, '>', (size_t)(end - s));
 
 			if (!gt) { /* not a tag: kept as it is */
+				/* and no later '<' closes either: each
+				 * is not searched for again */
+				no_gt = true;
 				sb_putc(&sb, *s++);
 				continue;
 			}
@@ -510,10 +515,14 @@ static void read_report(struct source *s, struct diag *d)
 		fetch_release(&f);
 		goto out_names;
 	}
-	if (f.status == FETCH_TRUNCATED)
+	if (f.status == FETCH_TRUNCATED && f.len >= SYSINFO_REPORT_MAX)
 		diag_at(d, DIAG_WARNING, r.name, 0, 0, NULL,
 			"report over %u bytes; only its start is read",
 			SYSINFO_REPORT_MAX);
+	else if (f.status == FETCH_TRUNCATED)
+		diag_at(d, DIAG_WARNING, r.name, 0, 0, NULL,
+			"report cut short after %zu bytes%s%s; only that much is read",
+			f.len, f.detail ? ": " : "", f.detail ? f.detail : "");
 	sysinfo_html_sections(f.data, f.len, r.name, d, on_section, &r);
 	diag_at(d, DIAG_NOTE, r.name, 0, 0, NULL,
 		"sysinfo-snapshot report: %zu command sections (%zu with no other copy in the bundle), %zu internal files, %zu other sections not read",
@@ -653,6 +662,8 @@ static void split_ethtool(struct source *s)
 		}
 		iface = xstrndup(p + sizeof(head) - 1,
 				 n - (sizeof(head) - 1) - (nl[-1] == '\n'));
+		/* a report zipped on Windows ends its lines in CRLF */
+		iface[strcspn(iface, "\r")] = '\0';
 		stop = q = nl;
 		while (stop < end && !(end - stop >= 4 && !memcmp(stop, "____", 4)))
 			stop = line_end(stop, end);

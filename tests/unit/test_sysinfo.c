@@ -100,6 +100,15 @@ static void test_text(void **state)
 	assert_string_equal(t, "a&b \"q\" 's' A &#999; &bogus; 1 < 2 link\nend\n");
 	assert_int_equal(len, strlen(t));
 	free(t);
+	/* no '>' left: each '<' after is kept, and the rest is read once
+	 * (a hostile run of "<a" was quadratic) */
+	{
+		static const char hostile[] = "<b>x</b> <a<a<x &lt; y";
+
+		t = sysinfo_html_text(hostile, strlen(hostile), &len);
+	}
+	assert_string_equal(t, "x <a<a<x < y");
+	free(t);
 }
 
 /* The names the tool gave these commands' files on the development

@@ -33,10 +33,9 @@ struct command_entry {
 	 OPT(DEADLINE))
 #define OPTS_GUIDE                                                            \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
-	 OPT(PERFTEST))
+	 OPT(PERFTEST) | OPT(SAMPLE_INTERVAL))
 #define OPTS_CHECK                                                 \
-	(OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN) | OPTS_REDACT | \
-	 OPT(SAMPLE_INTERVAL))
+	(OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN) | OPTS_REDACT)
 #define OPTS_ANALYZE \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML) | \
 	 OPT(MARKDOWN) | OPTS_REDACT)
@@ -229,7 +228,7 @@ static void usage(FILE *out)
 		"      --origin      rules list: the file each rule comes from\n"
 		"      --nhc         check: NHC's one-line failure format, for health checks\n"
 		"      --perftest    check, collect: also run a loopback ib_write_bw\n"
-		"      --sample-interval SEC  check: read the RDMA counters a second time\n"
+		"      --sample-interval SEC  check, guide: read the RDMA counters a second time\n"
 		"                    SEC seconds after the first (default 3 on a live\n"
 		"                    host; 0: once)\n"
 		"      --deadline S  check, analyze, batch, collect: stop the whole run\n"

@@ -332,9 +332,18 @@ grep -A1 '"name": "environment"' "$T/np.json" | grep -q '"status": "ok"' &&
 mkdir -p "$T/sroot" && cp -a tests/fixtures/healthy-cx5/root/. "$T/sroot/"
 HWC="$T/sroot/sys/class/infiniband/mlx5_0/ports/1/hw_counters"
 echo 812 > "$HWC/packet_seq_err"
-( sleep 1; echo 20812 > "$HWC/packet_seq_err" ) &
-"$BIN" check --root "$T/sroot" --sample-interval 2.5 --json > "$T/s2.json" 2>&1
-wait
+"$BIN" check --root "$T/sroot" --sample-interval 2.5 --json > "$T/s2.json" 2>&1 &
+cpid=$!
+# the counter grows once the first reading is done and check waits (its
+# nanosleep), not after a guessed delay: a loaded machine, ASan or
+# valgrind make the first reading slow
+i=0
+while [ $i -lt 1200 ] && ! grep -q nanosleep "/proc/$cpid/wchan" 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
+echo 20812 > "$HWC/packet_seq_err"
+wait $cpid
 jq -e '[.diagnoses[] | select(.id == "roce-retransmissions-growing" and (.message | contains("grew from 812 to 20812")))] | length == 1' \
 	"$T/s2.json" > /dev/null && ok || bad "check --sample-interval: no second reading of the counters"
 "$BIN" check --root "$T/sroot" --json > "$T/s1.json" 2>&1

@@ -93,6 +93,33 @@ static void port_value(struct emit *e, struct fact *f, const struct line *key,
 	}
 }
 
+/* The gids/0 the script prints as the port's "default gid", kept until
+ * the port's block ends: on RoCE it is always the link-local GID, and the
+ * IP-based ones the table holds past index 0 are never shown, so there it
+ * is no evidence of the table and is left out. */
+struct default_gid {
+	bool seen;
+	struct line val, ln;
+};
+
+static void end_port(struct emit *e, struct fact *port, const struct line *dev,
+		     unsigned dev_port, struct default_gid *dg)
+{
+	const char *ll = port ? fact_text(port, "link_layer") : NULL;
+
+	if (dg->seen && !(ll && !strcmp(ll, "Ethernet"))) {
+		struct fact *g = emit_begin(e, "gid", &dg->ln);
+
+		emit_line(e, g, "hca", dev, &dg->ln);
+		emit_int(e, g, "port", dev_port, &dg->ln);
+		emit_int(e, g, "index", 0, &dg->ln);
+		emit_line(e, g, "gid", &dg->val, &dg->ln);
+		emit_end(e, g);
+	}
+	dg->seen = false;
+	emit_end(e, port);
+}
+
 int parse_ibstatus(struct emit *e, const char *text, size_t len,
 		   const char *arg)
 {
@@ -100,6 +127,7 @@ int parse_ibstatus(struct emit *e, const char *text, size_t len,
 	struct lines it;
 	struct line raw, dev = { 0 };
 	unsigned before = e->nfacts, dev_port = 0;
+	struct default_gid dg = { 0 };
 
 	(void)arg;
 	lines_init(&it, text, len);
@@ -116,7 +144,7 @@ int parse_ibstatus(struct emit *e, const char *text, size_t len,
 
 			emit_line(e, hca, "name", &name, &ln);
 			emit_end(e, hca);
-			emit_end(e, port);
+			end_port(e, port, &dev, dev_port, &dg);
 			port = emit_begin(e, "port", &ln);
 			emit_line(e, port, "hca", &name, &ln);
 			emit_int(e, port, "port", number, &ln);
@@ -126,22 +154,17 @@ int parse_ibstatus(struct emit *e, const char *text, size_t len,
 		}
 		if (!port || !line_kv(&ln, ':', &key, &val))
 			continue;
-		/* the script prints gids/0 of the port as its default gid */
 		if (line_eq(&key, "default gid")) {
-			if (!gid_value(&val))
-				continue;
-			struct fact *g = emit_begin(e, "gid", &ln);
-
-			emit_line(e, g, "hca", &dev, &ln);
-			emit_int(e, g, "port", dev_port, &ln);
-			emit_int(e, g, "index", 0, &ln);
-			emit_line(e, g, "gid", &val, &ln);
-			emit_end(e, g);
+			if (gid_value(&val)) {
+				dg.seen = true;
+				dg.val = val;
+				dg.ln = ln;
+			}
 			continue;
 		}
 		port_value(e, port, &key, &val, &ln);
 	}
-	emit_end(e, port);
+	end_port(e, port, &dev, dev_port, &dg);
 	return (int)(e->nfacts - before);
 }
 

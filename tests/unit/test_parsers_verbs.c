@@ -48,6 +48,27 @@ static void test_ibstatus(void **state)
 			    "fe80:0000:0000:0000:0015:5dff:fd34:11eb");
 	fact_base_free(p.fb);
 
+	/* An active RoCE port's default gid is its link-local gids/0: no
+	 * evidence of its table (the IP-based GIDs past index 0 are never
+	 * shown), so no gid fact, or roce-no-ip-gid would say it has none */
+	{
+		static const char roce[] =
+			"Infiniband device 'mlx5_2' port 1 status:\n"
+			"\tdefault gid:\t fe80:0000:0000:0000:0e42:a1ff:fe1f:2b3c\n"
+			"\tbase lid:\t 0x0\n"
+			"\tsm lid:\t\t 0x0\n"
+			"\tstate:\t\t 4: ACTIVE\n"
+			"\tphys state:\t 5: LinkUp\n"
+			"\trate:\t\t 100 Gb/sec (4X EDR)\n"
+			"\tlink_layer:\t Ethernet\n";
+
+		p = parse_text("ibstatus", roce, sizeof(roce) - 1, "roce",
+			       NULL);
+		assert_int_equal(count(&p, "port"), 1);
+		assert_int_equal(count(&p, "gid"), 0);
+		fact_base_free(p.fb);
+	}
+
 	/* Old format: no link_layer, no blank line between the ports. */
 	p = parse(
 		"ibstatus",

@@ -107,10 +107,10 @@ int parse_ip(struct emit *e, const char *text, size_t len, const char *arg)
 			type.p += 5;
 			type.len -= 5;
 			emit_line(e, f, "link_type", &type, &ln);
-		} else if (f && !addr && line_eq(&tok[0], "inet") && n >= 2) {
+		} else if (f && !addr && n >= 2 && line_eq(&tok[0], "inet")) {
 			emit_line(e, f, "addr", &tok[1], &ln);
 			addr = true;
-		} else if (!f && line_eq(&tok[0], "inet") &&
+		} else if (!f && n >= 2 && line_eq(&tok[0], "inet") &&
 			   inet_label(tok, n, &name)) {
 			struct fact *g;
 			size_t i = 0;

@@ -127,7 +127,7 @@ void format_list_names(struct strbuf *sb);
 	X(perfquery, "perfquery output (port counters)", \
 	  "counter tool_error", m_perfquery, 65536, 0, 0, NULL) \
 	X(pingpong, "ibv_rc_pingpong (or another ibv_*_pingpong) output", \
-	  "perftest", m_pingpong, 200, 0, 0, NULL) \
+	  "perftest hca", m_pingpong, 200, 0, 0, NULL) \
 	X(limits_conf, "/etc/security/limits.conf or limits.d/*.conf", \
 	  "limits", m_limits_conf, 400, 0, 0, NULL) \
 	X(ulimit, "ulimit -l or ulimit -a", \

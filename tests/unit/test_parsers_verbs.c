@@ -121,6 +121,8 @@ static void test_ibv_devinfo(void **state)
 	assert_string_equal(text(f, "node_type"), "CA");
 	assert_int_equal(num(f, "ports"), 2);
 	assert_null(fact_text(f, "vendor_id")); /* 0x02c9 is no PCI id */
+	/* but it is the verbs attributes' vendor id, kept as such */
+	assert_string_equal(text(f, "ib_vendor_id"), "02c9");
 	f = port(&p, "mlx4_0", 2);
 	assert_string_equal(text(f, "state"), "ACTIVE");
 	assert_int_equal(num(f, "max_mtu"), 4096);

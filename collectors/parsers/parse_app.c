@@ -6,7 +6,12 @@
  * text are read back: an errno from its strerror text through the C
  * library's own table, a completion status from the kb/wc_status.yaml
  * spellings.  Equal lines are counted in one fact.  A locked-memory limit
- * a line reports becomes the application's limits fact. */
+ * a line reports becomes the application's limits fact.  A line that no
+ * specific entry matches is tried with the fallback entries, which know
+ * classes of error line rather than one program's message (a failed verbs
+ * call, a completion status, an errno on an RDMA object): the first of
+ * them that reads what it requires gives the line's one fact, with the
+ * program and device that kb/app_context.yaml reads from the line. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +27,7 @@
 #include "engine/xalloc.h"
 
 #define APP_LINE_MAX 4096 /* @@ bytes of a line looked at */
-#define APP_HITS_MAX 4 /* @@ messages matched per line */
+#define APP_HITS_MAX 16 /* @@ messages matched per line */
 #define APP_EVENTS_MAX 2000 /* @@ distinct app_error facts per text */
 #define APP_VALUE_MAX 128 /* @@ bytes of one captured value */
 #define ERRNO_MAX 256 /* @@ errno values read back from their text */
@@ -30,6 +35,7 @@
 #define APP_WITHIN_DEFAULT 8 /* @@ ... when the entry names no 'within' */
 #define APP_DETAIL_MAX 512 /* @@ bytes of the lines 'then' matched */
 #define APP_PORTS_MAX 64 /* @@ ports one line lists */
+#define APP_CONTEXT_MAX 64 /* @@ app_context entries used */
 
 /* The named groups a pattern may use, in the order of struct values. */
 enum capture {
@@ -46,6 +52,7 @@ enum capture {
 	CAP_PEER,
 	CAP_MEMLOCK_KB,
 	CAP_MEMLOCK_BYTES,
+	CAP_APP,
 	CAP_COUNT
 };
 
@@ -63,6 +70,26 @@ static const char *const capture_names[CAP_COUNT] = {
 	[CAP_PEER] = "peer",
 	[CAP_MEMLOCK_KB] = "memlock_kb",
 	[CAP_MEMLOCK_BYTES] = "memlock_bytes",
+	[CAP_APP] = "app",
+};
+
+/* What a fallback entry must have read for its hit to stand
+ * (app_message 'requires'). */
+enum need {
+	NEED_ERRNO = 1 << 0,
+	NEED_WC_STATUS = 1 << 1,
+	NEED_VENDOR_ERR = 1 << 2,
+	NEED_CALL = 1 << 3,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} need_names[] = {
+	{ "errno", NEED_ERRNO },
+	{ "wc_status", NEED_WC_STATUS },
+	{ "vendor_err", NEED_VENDOR_ERR },
+	{ "call", NEED_CALL },
 };
 
 /* One distinct message with its values, and how often it occurred. */
@@ -82,6 +109,17 @@ struct follow {
 	struct regex *re; /* owned; NULL when the entry has none */
 	long within;
 	struct regex *ports; /* owned; NULL when the entry has none */
+	bool fallback; /* a fallback entry (and what it reads and needs) */
+	struct regex *unless; /* owned; NULL when the entry has none */
+	bool read_errno_text, read_wc_text;
+	unsigned requires; /* enum need bits, any of which will do */
+};
+
+/* One kb/app_context.yaml entry: what it fills and how. */
+struct context {
+	enum capture field;
+	const char *value; /* borrowed from the kb; NULL: the group */
+	struct regex *re; /* owned */
 };
 
 struct app_scan {
@@ -90,6 +128,13 @@ struct app_scan {
 	struct event *events;
 	size_t nevents, capevents;
 	struct follow *follows; /* one per scanner entry, owned */
+	const char *covered; /* lines before this one were read by a 'then' */
+	const char *specific_end; /* end of the last line a specific entry hit */
+	bool context_loaded;
+	struct context *contexts; /* owned */
+	size_t ncontexts;
+	bool errno_loaded;
+	bool errno_known[ERRNO_MAX]; /* errnos kb/errno_meanings.yaml lists */
 };
 
 /* The app_message entry of scanner entry msg; NULL when the kb has none. */
@@ -102,6 +147,40 @@ static const struct fact *entry_of(const struct app_scan *sc, size_t msg)
 				 sym_intern_cstr("id"), &key, &n);
 
 	return n ? fact_base_get(sc->e->fb, hit[0]) : NULL;
+}
+
+/* Whether the list field of m names word. */
+static bool lists(const struct fact *m, const char *field, const char *word)
+{
+	const struct value *v = fact_get(m, sym_intern_cstr(field));
+
+	for (size_t i = 0; v && v->type == VALUE_LIST && i < v->list->n; i++) {
+		const char *t = value_text(&v->list->items[i]);
+
+		if (t && !strcmp(t, word))
+			return true;
+	}
+	return false;
+}
+
+/* Reads what makes entry m a fallback into fw. */
+static void fallback_of(struct follow *fw, const struct fact *m)
+{
+	const struct value *v = fact_get(m, sym_intern_cstr("fallback"));
+	const char *unless;
+	char err[128];
+	size_t off;
+
+	fw->fallback = v && v->type == VALUE_BOOL && v->b;
+	if (!fw->fallback)
+		return;
+	if ((unless = fact_text(m, "unless")))
+		fw->unless = regex_compile(unless, 0, err, sizeof(err), &off);
+	fw->read_errno_text = lists(m, "reads", "errno_text");
+	fw->read_wc_text = lists(m, "reads", "wc_status_text");
+	for (size_t i = 0; i < sizeof(need_names) / sizeof(need_names[0]); i++)
+		if (lists(m, "requires", need_names[i].name))
+			fw->requires |= need_names[i].bit;
 }
 
 /* The follow-up pattern of entry msg, compiled once (the kb load has
@@ -120,6 +199,7 @@ static const struct follow *follow_of(struct app_scan *sc, size_t msg)
 	fw->tried = true;
 	if (!(m = entry_of(sc, msg)))
 		return fw;
+	fallback_of(fw, m);
 	if ((then = fact_text(m, "ports")))
 		fw->ports = regex_compile(then, 0, err, sizeof(err), &off);
 	if (!(then = fact_text(m, "then")))
@@ -167,7 +247,7 @@ static void captures_of(const struct regex *re, const struct regex_match *m,
  * the fields still empty, and the line joins detail. */
 static void follow_up(const struct follow *fw, struct lines it,
 		      char cap[CAP_COUNT][APP_VALUE_MAX], char *detail,
-		      size_t size)
+		      size_t size, const char **covered)
 {
 	struct line ln;
 	size_t used = 0;
@@ -183,6 +263,8 @@ static void follow_up(const struct follow *fw, struct lines it,
 		if (regex_match(fw->re, ln.p, ln.len, &m) != 1)
 			continue;
 		captures_of(fw->re, &m, ln.p, cap);
+		if (ln.p + ln.len > *covered)
+			*covered = ln.p + ln.len;
 		t = line_trim(ln);
 		if (used + t.len + 4 >= size)
 			break;
@@ -207,17 +289,14 @@ static bool same_event(const struct event *ev, size_t msg,
 	return true;
 }
 
-static void count_hit(struct app_scan *sc, size_t msg, const char *text,
-		      const struct logscan_hit *h, const struct line *ln,
-		      const struct lines *after)
+/* Counts the hit of entry msg on line ln with the values cap, as a new
+ * event or one more of an equal one. */
+static void add_event(struct app_scan *sc, size_t msg,
+		      char cap[CAP_COUNT][APP_VALUE_MAX], const char *detail,
+		      const struct line *ln)
 {
-	char cap[CAP_COUNT][APP_VALUE_MAX];
-	char detail[APP_DETAIL_MAX];
 	struct event *ev;
 
-	memset(cap, 0, sizeof(cap));
-	captures_of(logscan_regex(sc->ls, msg), &h->m, text, cap);
-	follow_up(follow_of(sc, msg), *after, cap, detail, sizeof(detail));
 	for (size_t i = 0; i < sc->nevents; i++) {
 		if (same_event(&sc->events[i], msg, cap)) {
 			sc->events[i].count++;
@@ -230,12 +309,26 @@ static void count_hit(struct app_scan *sc, size_t msg, const char *text,
 	      sizeof(*sc->events));
 	ev = &sc->events[sc->nevents++];
 	ev->msg = msg;
-	memcpy(ev->cap, cap, sizeof(cap));
-	memcpy(ev->detail, detail, sizeof(detail));
+	memcpy(ev->cap, cap, sizeof(ev->cap));
+	snprintf(ev->detail, sizeof(ev->detail), "%s", detail);
 	ev->count = 1;
 	ev->line = xstrndup(ln->p, ln->len);
 	ev->where = *ln;
 	ev->where.p = ev->line;
+}
+
+static void count_hit(struct app_scan *sc, size_t msg, const char *text,
+		      const struct logscan_hit *h, const struct line *ln,
+		      const struct lines *after)
+{
+	char cap[CAP_COUNT][APP_VALUE_MAX];
+	char detail[APP_DETAIL_MAX];
+
+	memset(cap, 0, sizeof(cap));
+	captures_of(logscan_regex(sc->ls, msg), &h->m, text, cap);
+	follow_up(follow_of(sc, msg), *after, cap, detail, sizeof(detail),
+		  &sc->covered);
+	add_event(sc, msg, cap, detail, ln);
 }
 
 /* A number as the line prints it: decimal, or hex after 0x; false when
@@ -275,20 +368,28 @@ static int errno_of_text(const char *s)
 	return 0;
 }
 
-static void emit_errno(struct emit *e, struct fact *f,
-		       char cap[CAP_COUNT][APP_VALUE_MAX],
-		       const struct line *ln)
+/* The errno the captured number or text gives; 0 when none. */
+static int errno_of(char cap[CAP_COUNT][APP_VALUE_MAX])
 {
 	long long num = 0;
-	const char *name;
 
 	if (!cap[CAP_ERRNO][0] || !number_of(cap[CAP_ERRNO], &num))
 		num = cap[CAP_ERRNO_TEXT][0] ? errno_of_text(cap[CAP_ERRNO_TEXT]) :
 					       0;
-	if (num <= 0 || num >= ERRNO_MAX)
+	return num > 0 && num < ERRNO_MAX ? (int)num : 0;
+}
+
+static void emit_errno(struct emit *e, struct fact *f,
+		       char cap[CAP_COUNT][APP_VALUE_MAX],
+		       const struct line *ln)
+{
+	int num = errno_of(cap);
+	const char *name;
+
+	if (!num)
 		return;
 	emit_int(e, f, "errno", num, ln);
-	if ((name = strerrorname_np((int)num)))
+	if ((name = strerrorname_np(num)))
 		emit_str(e, f, "errno_name", name, strlen(name), ln);
 }
 
@@ -323,9 +424,10 @@ static bool names_status(const struct fact *w, const char *s, bool by_text)
 	return false;
 }
 
-static void emit_wc_status(struct emit *e, struct fact *f,
-			   char cap[CAP_COUNT][APP_VALUE_MAX],
-			   const struct line *ln)
+/* The kb/wc_status.yaml entry the captured status names (its number,
+ * name or text); NULL when none does. */
+static const struct fact *wc_status_of(const struct fact_base *fb,
+				       char cap[CAP_COUNT][APP_VALUE_MAX])
 {
 	bool by_text = !cap[CAP_WC_STATUS][0];
 	const char *s = by_text ? cap[CAP_WC_STATUS_TEXT] : cap[CAP_WC_STATUS];
@@ -333,20 +435,32 @@ static void emit_wc_status(struct emit *e, struct fact *f,
 	size_t n;
 
 	if (!s[0])
-		return;
-	ids = fact_base_of_kind(e->fb, sym_intern_cstr("wc_status"), &n);
+		return NULL;
+	ids = fact_base_of_kind(fb, sym_intern_cstr("wc_status"), &n);
 	for (size_t i = 0; i < n; i++) {
-		const struct fact *w = fact_base_get(e->fb, ids[i]);
-		const struct value *num =
-			fact_get(w, sym_intern_cstr("number"));
-		const char *name = fact_text(w, "name");
+		const struct fact *w = fact_base_get(fb, ids[i]);
 
-		if (!names_status(w, s, by_text) || !num || !name)
-			continue;
-		emit_str(e, f, "wc_status", name, strlen(name), ln);
-		emit_value(e, f, "wc_status_num", *num, ln);
-		return;
+		if (names_status(w, s, by_text) &&
+		    fact_get(w, sym_intern_cstr("number")) &&
+		    fact_text(w, "name"))
+			return w;
 	}
+	return NULL;
+}
+
+static void emit_wc_status(struct emit *e, struct fact *f,
+			   char cap[CAP_COUNT][APP_VALUE_MAX],
+			   const struct line *ln)
+{
+	const struct fact *w = wc_status_of(e->fb, cap);
+	const char *name;
+
+	if (!w)
+		return;
+	name = fact_text(w, "name");
+	emit_str(e, f, "wc_status", name, strlen(name), ln);
+	emit_value(e, f, "wc_status_num",
+		   *fact_get(w, sym_intern_cstr("number")), ln);
 }
 
 static void emit_number(struct emit *e, struct fact *f, const char *field,
@@ -467,7 +581,9 @@ static void emit_event(struct app_scan *sc, struct event *ev)
 	struct line trimmed;
 
 	emit_str(e, f, "message", id, strlen(id), ln);
-	if (app)
+	if (cap[CAP_APP][0])
+		emit_str(e, f, "app", cap[CAP_APP], strlen(cap[CAP_APP]), ln);
+	else if (app)
 		emit_str(e, f, "app", app, strlen(app), NULL);
 	emit_str(e, f, "layer", layer, strlen(layer), NULL);
 	/* The entry's call, when the text names the step, not the call. */
@@ -492,9 +608,254 @@ static void emit_event(struct app_scan *sc, struct event *ev)
 	emit_ports(sc, ev);
 }
 
+/* ---- fallback entries ---- */
+
+/* The capture a kb/app_context.yaml field name fills; CAP_COUNT when it
+ * names none. */
+static enum capture capture_of(const char *name)
+{
+	for (size_t c = 0; name && c < CAP_COUNT; c++)
+		if (!strcmp(name, capture_names[c]))
+			return (enum capture)c;
+	return CAP_COUNT;
+}
+
+/* Compiles the app_context entries of the kb, in their order, once. */
+static void load_contexts(struct app_scan *sc)
+{
+	size_t n;
+	const uint32_t *ids;
+
+	if (sc->context_loaded)
+		return;
+	sc->context_loaded = true;
+	ids = fact_base_of_kind(sc->e->fb, sym_intern_cstr("app_context"), &n);
+	sc->contexts = xcalloc(n ? n : 1, sizeof(*sc->contexts));
+	for (size_t i = 0; i < n && sc->ncontexts < APP_CONTEXT_MAX; i++) {
+		const struct fact *f = fact_base_get(sc->e->fb, ids[i]);
+		struct context *c = &sc->contexts[sc->ncontexts];
+		const char *pattern = fact_text(f, "pattern");
+		char err[128];
+		size_t off;
+
+		c->field = capture_of(fact_text(f, "field"));
+		c->value = fact_text(f, "value");
+		if (c->field == CAP_COUNT || !pattern ||
+		    !(c->re = regex_compile(pattern, 0, err, sizeof(err), &off)))
+			continue;
+		sc->ncontexts++;
+	}
+}
+
+/* Fills the fields of cap still empty from what the line's prefix and
+ * words show (kb/app_context.yaml): the first entry of a field that
+ * matches gives its value, and its named groups fill any field still
+ * empty. */
+static void read_context(struct app_scan *sc, const char *s, size_t len,
+			 char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	load_contexts(sc);
+	for (size_t i = 0; i < sc->ncontexts; i++) {
+		const struct context *c = &sc->contexts[i];
+		struct regex_match m;
+
+		if (cap[c->field][0] || regex_match(c->re, s, len, &m) != 1)
+			continue;
+		if (c->value)
+			snprintf(cap[c->field], APP_VALUE_MAX, "%s", c->value);
+		captures_of(c->re, &m, s, cap);
+	}
+}
+
+/* Whether the n bytes at p in s stand as words of their own. */
+static bool whole_word(const char *s, const char *p, size_t n)
+{
+	return (p == s || !isalnum((unsigned char)p[-1])) &&
+	       !isalnum((unsigned char)p[n]);
+}
+
+/* Copies into out the longest of the texts that occurs in s as whole
+ * words, in any case; false when none does. */
+static bool longest_in(const char *s, const char *text, size_t *best,
+		       char *out, size_t size)
+{
+	size_t n = text ? strlen(text) : 0;
+
+	for (const char *p = s; n > *best && (p = strcasestr(p, text)); p++) {
+		if (!whole_word(s, p, n))
+			continue;
+		*best = n;
+		snprintf(out, size, "%s", text);
+		return true;
+	}
+	return false;
+}
+
+/* The errnos kb/errno_meanings.yaml lists, looked up once. */
+static void load_errnos(struct app_scan *sc)
+{
+	size_t n;
+	const uint32_t *ids;
+
+	if (sc->errno_loaded)
+		return;
+	sc->errno_loaded = true;
+	ids = fact_base_of_kind(sc->e->fb, sym_intern_cstr("errno_meaning"),
+				&n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = fact_text(fact_base_get(sc->e->fb, ids[i]),
+					     "name");
+		int e = name ? errno_of_text(name) : 0;
+
+		if (e > 0 && e < ERRNO_MAX)
+			sc->errno_known[e] = true;
+	}
+}
+
+/* Fills errno_text with the longest strerror text in s of an errno the
+ * kb lists. */
+static void read_errno_text(struct app_scan *sc, const char *s,
+			    char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	size_t best = 0;
+
+	load_errnos(sc);
+	for (int e = 1; e < ERRNO_MAX; e++)
+		if (sc->errno_known[e])
+			longest_in(s, strerrordesc_np(e), &best,
+				   cap[CAP_ERRNO_TEXT], APP_VALUE_MAX);
+}
+
+/* Fills wc_status_text with the longest ibv_wc_status_str() text or
+ * alias of kb/wc_status.yaml in s (success left out). */
+static void read_wc_text(const struct fact_base *fb, const char *s,
+			 char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	size_t n, best = 0;
+	const uint32_t *ids =
+		fact_base_of_kind(fb, sym_intern_cstr("wc_status"), &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *w = fact_base_get(fb, ids[i]);
+		const struct value *num = fact_get(w, sym_intern_cstr("number"));
+		const struct value *al = fact_get(w, sym_intern_cstr("aliases"));
+
+		if (!num || num->type != VALUE_INT || num->i == 0)
+			continue;
+		longest_in(s, fact_text(w, "text"), &best,
+			   cap[CAP_WC_STATUS_TEXT], APP_VALUE_MAX);
+		for (size_t k = 0; al && al->type == VALUE_LIST && k < al->list->n;
+		     k++)
+			longest_in(s, value_text(&al->list->items[k]), &best,
+				   cap[CAP_WC_STATUS_TEXT], APP_VALUE_MAX);
+	}
+}
+
+/* Which of the fields a fallback entry may require were read. */
+static unsigned read_needs(const struct fact_base *fb,
+			   char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	long long v;
+	unsigned got = 0;
+
+	if (errno_of(cap))
+		got |= NEED_ERRNO;
+	if (wc_status_of(fb, cap))
+		got |= NEED_WC_STATUS;
+	if (cap[CAP_VENDOR_ERR][0] && number_of(cap[CAP_VENDOR_ERR], &v) && v)
+		got |= NEED_VENDOR_ERR;
+	if (cap[CAP_CALL][0])
+		got |= NEED_CALL;
+	return got;
+}
+
+/* Whether ln starts right after the line a specific entry last hit. */
+static bool continues(const struct app_scan *sc, const struct line *ln)
+{
+	const char *p = sc->specific_end;
+
+	if (!p || p > ln->p)
+		return false;
+	if (p < ln->p && *p == '\r')
+		p++;
+	return p < ln->p && *p == '\n' && p + 1 == ln->p;
+}
+
+/* Tries the fallback hits of a line that no specific entry matched, in
+ * the kb's order, and counts the first that reads what it requires: a
+ * line gives one fallback fact at most.  s is the line, NUL-terminated. */
+static void fallback_hits(struct app_scan *sc, const struct logscan_hit *hits,
+			  size_t n, const char *s, const struct line *ln)
+{
+	const struct logscan_hit *best = NULL;
+	char cap[CAP_COUNT][APP_VALUE_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct follow *fw = follow_of(sc, hits[i].sig);
+		struct regex_match m;
+		char try[CAP_COUNT][APP_VALUE_MAX];
+
+		if (best && hits[i].sig > best->sig)
+			continue;
+		if (fw->unless &&
+		    regex_match(fw->unless, s, strlen(s), &m) == 1)
+			continue;
+		memset(try, 0, sizeof(try));
+		captures_of(logscan_regex(sc->ls, hits[i].sig), &hits[i].m, s,
+			    try);
+		if (fw->read_errno_text && !try[CAP_ERRNO][0] &&
+		    !try[CAP_ERRNO_TEXT][0])
+			read_errno_text(sc, s, try);
+		if (fw->read_wc_text && !try[CAP_WC_STATUS][0] &&
+		    !try[CAP_WC_STATUS_TEXT][0])
+			read_wc_text(sc->e->fb, s, try);
+		if (fw->requires && !(read_needs(sc->e->fb, try) & fw->requires))
+			continue;
+		/* an IBV_WC_ word that is no status (an opcode) is no value */
+		if (try[CAP_WC_STATUS][0] && !wc_status_of(sc->e->fb, try))
+			try[CAP_WC_STATUS][0] = '\0';
+		read_context(sc, s, strlen(s), try);
+		/* The line right after a specific entry's hit, with no program
+		 * prefix of its own, is that message wrapped, not a new one. */
+		if (!try[CAP_APP][0] && continues(sc, ln))
+			continue;
+		best = &hits[i];
+		memcpy(cap, try, sizeof(cap));
+	}
+	if (best)
+		add_event(sc, best->sig, cap, "", ln);
+}
+
+/* Counts the hits of one line: the specific entries' when there are
+ * any, else at most one fallback's.  A line that a specific entry's
+ * 'then' already read is no fallback's. */
+static void line_hits(struct app_scan *sc, const struct logscan_hit *hits,
+		      size_t n, const struct line *ln, const struct lines *after)
+{
+	bool specific = false;
+	char s[APP_LINE_MAX + 1];
+
+	for (size_t i = 0; i < n; i++)
+		specific |= !follow_of(sc, hits[i].sig)->fallback;
+	if (specific) {
+		sc->specific_end = ln->p + ln->len;
+		for (size_t i = 0; i < n; i++)
+			if (!follow_of(sc, hits[i].sig)->fallback)
+				count_hit(sc, hits[i].sig, ln->p, &hits[i], ln,
+					  after);
+		return;
+	}
+	if (ln->p < sc->covered)
+		return;
+	memcpy(s, ln->p, ln->len);
+	s[ln->len] = '\0';
+	/* The hits matched ln->p; their offsets hold in the copy. */
+	fallback_hits(sc, hits, n, s, ln);
+}
+
 int app_scan(struct emit *e, const char *text, size_t len)
 {
-	struct app_scan sc = { e, e->app_scan, NULL, 0, 0, NULL };
+	struct app_scan sc = { .e = e, .ls = e->app_scan };
 	unsigned before = e->nfacts;
 	struct logscan_sieve sieve = { 0 };
 	struct lines it;
@@ -520,8 +881,8 @@ int app_scan(struct emit *e, const char *text, size_t len)
 			continue;
 		n = logscan_match(sc.ls, ln.p, ln.len, hits, APP_HITS_MAX,
 				  &limit);
-		for (size_t i = 0; i < n && i < APP_HITS_MAX; i++)
-			count_hit(&sc, hits[i].sig, ln.p, &hits[i], &ln, &it);
+		line_hits(&sc, hits, n < APP_HITS_MAX ? n : APP_HITS_MAX, &ln,
+			  &it);
 	}
 	for (size_t i = 0; i < sc.nevents; i++) {
 		emit_event(&sc, &sc.events[i]);
@@ -532,8 +893,12 @@ int app_scan(struct emit *e, const char *text, size_t len)
 	for (size_t i = 0; i < logscan_count(sc.ls); i++) {
 		regex_free(sc.follows[i].re);
 		regex_free(sc.follows[i].ports);
+		regex_free(sc.follows[i].unless);
 	}
 	free(sc.follows);
+	for (size_t i = 0; i < sc.ncontexts; i++)
+		regex_free(sc.contexts[i].re);
+	free(sc.contexts);
 	return (int)(e->nfacts - before);
 }
 

@@ -680,6 +680,183 @@ static void test_loose_file_hook(void **state)
 	unlink(path);
 }
 
+/* ---- fallback entries ---- */
+
+/* The one app_error of text, which must come from entry id. */
+static const struct fact *one_of(struct parsed *p, const char *text_in,
+				 const char *id)
+{
+	const struct fact *f;
+
+	*p = scan_text(text_in);
+	f = only_error(p);
+	assert_string_equal(text(f, "message"), id);
+	return f;
+}
+
+/* A line that a specific entry matches gets that entry only, although
+ * fallback entries match it too; a line no specific entry knows gets one
+ * fallback fact, however many fallbacks match it. */
+static void test_fallback_only_without_specific(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* openucx/ucx#8229: UCX-IB-CALL-FAILED; the generic call, errno and
+	 * completion ('cqe') fallbacks would all take it. */
+	f = one_of(&p,
+		   "[1652739463.054681] [cn0022:4071024:0]        ib_iface.c:1035 UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory\n",
+		   "UCX-IB-CALL-FAILED");
+	assert_true(has_int(f, "errno", 12));
+	done(&p);
+	/* ofiwg/libfabric#8256: a call, its errno text and "qp": the call
+	 * fallbacks and the RDMA-object fallback match; the first in kb
+	 * order that reads what it needs gives the one fact. */
+	f = one_of(&p, "ibv_create_qp: Cannot allocate memory(12)\n",
+		   "APP-GENERIC-VERBS-CALL-ERRNO");
+	assert_string_equal(text(f, "call"), "ibv_create_qp");
+	assert_string_equal(text(f, "errno_name"), "ENOMEM");
+	assert_string_equal(text(f, "app"), "unknown");
+	done(&p);
+	/* Mellanox/nv_peer_memory#27: "failed" and the errno text */
+	f = one_of(&p,
+		   "**[2017/07/20-04:47:36.231116] xio_rdma_verbs.c:248         [ERROR] - ibv_reg_mr failed, Bad address. addr:0x7f21e3369dc0, length:15863892992, access:0x7\n",
+		   "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "call"), "ibv_reg_mr");
+	assert_true(has_int(f, "errno", 14));
+	done(&p);
+}
+
+/* What a fallback reads from the line: errno by number or text, the
+ * completion status by its ibv_wc_status_str() text, the vendor error,
+ * the program from its prefix, the device, port and GID index. */
+static void test_fallback_fields(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* microsoft/mscclpp#496: the number; a Python exception class is no
+	 * program */
+	f = one_of(&p,
+		   "mscclpp._mscclpp.IbError: (14, 'ibv_reg_mr failed (errno 14) (Ib failure: Bad address)')\n",
+		   "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_true(has_int(f, "errno", 14));
+	assert_string_equal(text(f, "app"), "unknown");
+	done(&p);
+	/* ofiwg/libfabric#12136: fabtests' FT_PRINTERR, ret=-22 */
+	f = one_of(&p, "fi_enable(): common/shared.c:1529, ret=-22 (Invalid argument)\n",
+		   "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "fabtests");
+	assert_string_equal(text(f, "call"), "fi_enable");
+	assert_true(has_int(f, "errno", 22));
+	done(&p);
+	/* accelio/accelio#181: status text and vendor error */
+	f = one_of(&p,
+		   "[2016/12/15-14:23:05.351703] xio_rdma_datapath.c:651      [TRACE] - rdma_hndl:0x7fffc0015640, rdma_task:0x2aaad4c7c5d0, task:0x2aaad4c7c2b0, wr_id:0x2aaad4c7c2b0, err:Work Request Flushed Error, vendor_err:0xf9\n",
+		   "APP-GENERIC-COMPLETION-ERROR");
+	assert_string_equal(text(f, "wc_status"), "IBV_WC_WR_FLUSH_ERR");
+	assert_true(has_int(f, "wc_status_num", 5));
+	assert_true(has_int(f, "vendor_err", 0xf9));
+	done(&p);
+	/* rdma-core libibverbs/examples/rc_pingpong.c's format */
+	f = one_of(&p, "Failed status remote access error (10) for wr_id 2\n",
+		   "APP-GENERIC-COMPLETION-ERROR");
+	assert_string_equal(text(f, "app"), "libibverbs");
+	assert_string_equal(text(f, "wc_status"), "IBV_WC_REM_ACCESS_ERR");
+	done(&p);
+	/* an enum name; an IBV_WC_ opcode is no status */
+	f = one_of(&p, "poll_cq: wc opcode IBV_WC_RDMA_WRITE status IBV_WC_RNR_RETRY_EXC_ERR\n",
+		   "APP-GENERIC-COMPLETION-ERROR");
+	assert_true(has_int(f, "wc_status_num", 13));
+	done(&p);
+	/* jcxue/RDMA-Tutorial#6: an errno text next to a queue pair */
+	f = one_of(&p,
+		   "[ERROR] (setup_ib.c:184:setup_ib: errno: Cannot allocate memory) Failed to create qp\n",
+		   "APP-GENERIC-RDMA-ERRNO");
+	assert_true(has_int(f, "errno", 12));
+	done(&p);
+	/* a "prog:" prefix, device:port and GID index (the forms NCCL and
+	 * UCX print them in) */
+	f = one_of(&p, "trainer: ibv_modify_qp failed with 110 on mlx5_3:1 gid index 3\n",
+		   "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "trainer");
+	assert_true(has_int(f, "errno", 110));
+	assert_string_equal(text(f, "device"), "mlx5_3");
+	assert_true(has_int(f, "port", 1));
+	assert_true(has_int(f, "gid_index", 3));
+	done(&p);
+}
+
+/* Lines the fallbacks must leave alone: the kernel's own lines (the log
+ * parser reads them), what a program logs below its warning level,
+ * errors counted as 0, "no error", errnos the kb gives no RDMA meaning,
+ * module lists, and the continuation of a wrapped specific message. */
+static void test_fallback_leaves_alone(void **state)
+{
+	static const char *const lines[] = {
+		"[ 1234.567890] mlx5_core 0000:3b:00.0: mlx5_cmd_out_err:838:(pid 2155): CREATE_QP(0x500) op_mod(0x0) failed, status bad resource(0x5), syndrome (0x6d2d6), err(-22)\n",
+		"Jan  1 00:00:00 node1 kernel: infiniband mlx5_0: create_qp:3245:(pid 1234): Create QP type 2 failed, error -12\n",
+		"[1681107537.414083] [worker-2:146204:0]  rc_mlx5_common.c:735  UCX  DEBUG ibv_alloc_dm(dev=mlx5_2 length=2048) failed: Invalid argument\n",
+		"node1:123:456 [0] NCCL INFO ibv_reg_dmabuf_mr is not supported, error 95\n",
+		"ibv_post_send: 0 errors, 1000 completions, status 0\n",
+		"rdma_cm               118784  3 rpcrdma,ib_iser,rdma_ucm\n",
+		"QP 0x1a2b on mlx5_0: no error\n",
+		"RDMA config /etc/rdma/rdma.conf: No such file or directory\n",
+		"completion queue depth 4096, wc batch 16, status OK\n",
+		"ibv_devinfo: error while loading shared libraries\n",
+		/* a source file named like a call (glog's prefix) */
+		"W0101 12:00:00.000000 1234 rdma_context.cpp:100] Failed to register memory: Bad address\n",
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		p = scan_text(lines[i]);
+		for (size_t k = 0; k < count(&p, "app_error"); k++) {
+			const char *id = text(nth(&p, "app_error", k), "message");
+
+			if (!strncmp(id, "APP-GENERIC-", 12))
+				fail_msg("%s took: %s", id, lines[i]);
+		}
+		done(&p);
+	}
+	/* an NCCL line a mail client wrapped: one fact, not two */
+	p = scan_text(
+		"node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer 10.2.0.5<33092> with error 12, opcode 0, len\n"
+		"0, vendor err 129 (Recv)\n");
+	assert_string_equal(text(only_error(&p), "message"),
+			    "NCCL-IB-COMPLETION-ERROR");
+	done(&p);
+	/* healthy ucx_info -d (openucx/ucx#5148) */
+	p = scan_file(APP_FIXTURES "healthy-ucx-5148-ucx-info-d.txt");
+	assert_int_equal(count(&p, "app_error"), 0);
+	done(&p);
+}
+
+/* A file whose only evidence is such a line is read, not rejected. */
+static void test_fallback_file_not_rejected(void **state)
+{
+	struct parsed p = { kb_base(), 0 };
+	struct diag *d = diag_new();
+	struct collect_run *run;
+
+	(void)state;
+	run = collect_run_new(p.fb, NULL, d, NULL, NULL);
+	assert_int_equal(
+		collect_file(run,
+			     APP_FIXTURES "generic-rdma-tutorial-6-create-qp-enomem.txt",
+			     NULL),
+		0);
+	collect_finish(run);
+	assert_string_equal(text(only_error(&p), "message"),
+			    "APP-GENERIC-RDMA-ERRNO");
+	assert_int_equal(diag_errors(d), 0);
+	done(&p);
+	diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +878,10 @@ int main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_loose_file_hook),
+		cmocka_unit_test(test_fallback_only_without_specific),
+		cmocka_unit_test(test_fallback_fields),
+		cmocka_unit_test(test_fallback_leaves_alone),
+		cmocka_unit_test(test_fallback_file_not_rejected),
 	};
 
 	return cmocka_run_group_tests_name("parsers (application errors)",

@@ -342,12 +342,13 @@ static size_t cut_stamp(const char *p, size_t n)
 }
 
 static int kernel_message(const struct line *ln, const struct stamp *st);
+static bool source_at_start(const struct emit *e, const struct line *ln);
 static bool pci_address(const char *p, size_t n);
 
 /* pdsh's and clush's "host: " before a host's line: before a time
  * ("b1360: [14280.445220] ..."), another prefix of a kernel log, or,
- * when the log has no times, a driver's dev_printk ("node7: mlx5_core
- * 0000:3b:00.0: ...").  A host name has no '_' (RFC 1123), so that
+ * when the log has no times, a driver's dev_printk or pr_fmt ("node7:
+ * mlx5_core 0000:3b:00.0: ...", "node7: mlx5_core: probe of ...").  A host name has no '_' (RFC 1123), so that
  * pr_fmt's "mlx5_core: " is not taken for one.  Returns the prefix's
  * length (host copied), or 0. */
 static size_t pdsh_host(const char *p, size_t n, char *host, size_t hsize)
@@ -375,7 +376,7 @@ static size_t pdsh_host(const char *p, size_t n, char *host, size_t hsize)
 	       decoded_prefix(rest.p, rest.len, &level) ||
 	       syslog_prefix(rest.p, rest.len, &ts, buf, sizeof(buf), buf,
 			     sizeof(buf)) ||
-	       kernel_message(&rest, &st) == 2)))
+	       kernel_message(&rest, &st))))
 		return 0;
 	snprintf(host, hsize, "%.*s", (int)k, p);
 	return k + 2;
@@ -1163,7 +1164,10 @@ static bool continues(const struct log_stream *s, size_t prev_len,
 	if (!s->open || !rec->len || !t.len)
 		return false;
 	stamp(ln->p, ln->len, &st);
-	if (st.any || log_driver_line(&t))
+	/* a line with a prefix of its own, or under a known module's name,
+	 * starts a message */
+	if (st.any || st.host[0] || st.level >= 0 || log_driver_line(&t) ||
+	    source_at_start(s->sc.e, &t))
 		return false;
 	if (rec->buf[rec->len - 1] == ':' &&
 	    (ln->p[0] == ' ' || ln->p[0] == '\t'))

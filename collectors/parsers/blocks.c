@@ -1149,7 +1149,7 @@ static unsigned parse_block(struct emit *e, struct block *b)
 }
 
 /* Whether a block not read as a kernel log holds kernel lines. */
-static bool holds_kernel_lines(const struct block *b)
+static bool holds_kernel_lines(const struct emit *e, const struct block *b)
 {
 	struct lines it;
 	struct line ln;
@@ -1159,7 +1159,7 @@ static bool holds_kernel_lines(const struct block *b)
 		struct line t = line_trim(ln);
 
 		if (t.len && (log_kernel_line(&t) || log_driver_line(&t) ||
-			      log_oops_line(&t)))
+			      log_oops_line(&t) || log_pasted_line(e, &t)))
 			return true;
 	}
 	return false;
@@ -1454,7 +1454,7 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 			b->facts = parse_block(e, b);
 			e->snapshot = 0;
 		}
-		if (kernel || holds_kernel_lines(b)) {
+		if (kernel || holds_kernel_lines(e, b)) {
 			log_stream_feed_at(log, b->start,
 					   (size_t)(b->end - b->start),
 					   b->first, !kernel);

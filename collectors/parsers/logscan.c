@@ -298,10 +298,18 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 		      NULL :
 		      fact_base_of_kind(fb, sym_intern_cstr("log_source"), &n);
 	for (size_t i = 0; ids && i < n; i++) {
-		const char *t = fact_text(fact_base_get(fb, ids[i]), "literal");
+		const struct fact *f = fact_base_get(fb, ids[i]);
+		const char *t = fact_text(f, "literal");
+		const struct value *at = fact_get(f, sym_intern_cstr("at_start"));
 
+		/* a name that counts only where it starts the message ("ice
+		 * " inside "device ") only makes its lines candidates: the
+		 * log parser confirms them (log_source_at_start) */
 		if (t)
-			add_literal(&b, t, strlen(t), LIT_SOURCE);
+			add_literal(&b, t, strlen(t),
+				    at && at->type == VALUE_BOOL && at->b ?
+					    LIT_MARK :
+					    LIT_SOURCE);
 	}
 	for (size_t i = 0; !strcmp(kind, "signature") && i < log_nmarks; i++)
 		add_literal(&b, log_marks[i], strlen(log_marks[i]), LIT_MARK);

@@ -33,6 +33,8 @@ struct stamp {
 	double ts; /* seconds, or -1 when the time does not parse */
 	bool wall; /* ts counts from the epoch, not from boot */
 	bool any; /* the line carries a timestamp */
+	int level; /* the printk level the prefix gives (0 emerg .. 7
+		    * debug), or -1 */
 };
 
 struct event {
@@ -139,6 +141,10 @@ static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
 		for (size_t i = 0; i < 12 && !end; i++)
 			if (!strncmp(buf, months[i], 3) && buf[3] == ' ')
 				end = strptime(buf, "%b %d %H:%M:%S", &tm);
+		/* journalctl -o short-precise: "Feb 20 23:49:53.123456" */
+		if (end && *end == '.' && isdigit((unsigned char)end[1]))
+			for (end++; isdigit((unsigned char)*end); end++)
+				;
 		/* No year: count from 1970, so that times stay positive. */
 		tm.tm_year = 70;
 	}
@@ -195,6 +201,187 @@ static size_t kernel_tag(const char *p, size_t n, char *host, size_t hsize)
 	return k + 9;
 }
 
+/* util-linux dmesg's names of the syslog levels and facilities
+ * (sys-utils/dmesg.c level_names[], facility_names[]), as -x (--decode)
+ * prints them before each record: "%-6s:%-6s: ". */
+static const char *const level_names[] = { "emerg",  "alert", "crit",
+					   "err",    "warn",  "notice",
+					   "info",   "debug" };
+static const char *const facility_names[] = {
+	"kern",	  "user", "mail", "daemon", "auth",	"syslog",
+	"lpr",	  "news", "uucp", "cron",   "authpriv", "ftp",
+	"res0",	  "res1", "res2", "res3",   "local0",	"local1",
+	"local2", "local3", "local4", "local5", "local6", "local7"
+};
+
+/* A word of names[] at p, padded with blanks to six columns and closed by
+ * ':': its index, with *len past the colon, or -1. */
+static int padded_name(const char *p, size_t n, const char *const *names,
+		       size_t nnames, size_t *len)
+{
+	size_t w = 0, k;
+
+	while (w < n && isalnum((unsigned char)p[w]))
+		w++;
+	for (k = w; k < n && p[k] == ' '; k++)
+		;
+	if (!w || k >= n || p[k] != ':')
+		return -1;
+	for (size_t i = 0; i < nnames; i++)
+		if (strlen(names[i]) == w && !memcmp(p, names[i], w)) {
+			*len = k + 1;
+			return (int)i;
+		}
+	return -1;
+}
+
+/* dmesg -x: "kern  :err   : ".  Returns its length (level set), or 0. */
+static size_t decoded_prefix(const char *p, size_t n, int *level)
+{
+	size_t a, b;
+	int lev;
+
+	if (padded_name(p, n, facility_names, ARRAY_SIZE(facility_names),
+			&a) < 0)
+		return 0;
+	lev = padded_name(p + a, n - a, level_names, ARRAY_SIZE(level_names),
+			  &b);
+	if (lev < 0 || a + b >= n || p[a + b] != ' ')
+		return 0;
+	*level = lev;
+	return a + b + 1;
+}
+
+/* The priority dmesg -r and the console print first, "<%d>" of facility
+ * * 8 + level.  Returns its length (level set), or 0. */
+static size_t raw_priority(const char *p, size_t n, int *level)
+{
+	size_t k = 1;
+	long prio = 0;
+
+	if (n < 3 || p[0] != '<')
+		return 0;
+	while (k < n && k < 5 && isdigit((unsigned char)p[k]))
+		prio = prio * 10 + (p[k++] - '0');
+	if (k == 1 || k >= n || p[k] != '>' || prio > 191)
+		return 0;
+	*level = (int)(prio & 7);
+	return k + 1;
+}
+
+/* A /dev/kmsg record (Documentation/ABI/testing/dev-kmsg): "prio,seq,
+ * usec,flag[,...];message", prio as in raw_priority, usec since boot.
+ * Returns its length (level, time and seconds set), or 0. */
+static size_t kmsg_prefix(const char *p, size_t n, int *level, double *ts,
+			  char *out, size_t size)
+{
+	unsigned long long f[3] = { 0 };
+	size_t k = 0;
+	const char *semi;
+
+	for (int i = 0; i < 3; i++) {
+		size_t d = k;
+
+		while (k < n && k - d < 20 && isdigit((unsigned char)p[k]))
+			f[i] = f[i] * 10 + (unsigned long long)(p[k++] - '0');
+		if (k == d || k >= n || p[k] != ',')
+			return 0;
+		k++;
+	}
+	if (f[0] > 191 || k + 1 >= n || !strchr("-c+", p[k]) ||
+	    (p[k + 1] != ';' && p[k + 1] != ','))
+		return 0;
+	semi = memchr(p + k + 1, ';', n - k - 1 < 64 ? n - k - 1 : 64);
+	if (!semi)
+		return 0;
+	*level = (int)(f[0] & 7);
+	*ts = (double)f[2] / 1e6;
+	snprintf(out, size, "[%5llu.%06llu]", f[2] / 1000000, f[2] % 1000000);
+	return (size_t)(semi - p) + 1;
+}
+
+/* dmesg --time-format iso: "2023-02-14T18:48:25,123456+01:00 ", a comma
+ * before the microseconds and no host after it.  Returns its length
+ * (time and seconds set), or 0. */
+static size_t iso_dmesg(const char *p, size_t n, double *ts, char *out,
+			size_t size)
+{
+	struct tm tm = { 0 };
+	char buf[40];
+	const char *end;
+	size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+
+	memcpy(buf, p, k);
+	buf[k] = '\0';
+	if (k < 27 || !digits(buf, 4) || buf[4] != '-' || buf[10] != 'T' ||
+	    buf[19] != ',')
+		return 0;
+	end = strptime(buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (end != buf + 19)
+		return 0;
+	for (end++; isdigit((unsigned char)*end) || *end == '+' ||
+		    *end == '-' || *end == ':';
+	     end++)
+		;
+	if (*end != ' ')
+		return 0;
+	snprintf(out, size, "%.*s", (int)(end - buf), buf);
+	*ts = (double)timegm(&tm);
+	return (size_t)(end - buf) + 1;
+}
+
+/* What is left of a "[ sec.usec]" stamp whose start a paste cut off:
+ * "384] " at the start of the line.  Returns its length, or 0. */
+static size_t cut_stamp(const char *p, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && k < 14 && (isdigit((unsigned char)p[k]) || p[k] == '.'))
+		k++;
+	return k && k + 1 < n && p[k] == ']' && p[k + 1] == ' ' ? k + 2 : 0;
+}
+
+static int kernel_message(const struct line *ln, const struct stamp *st);
+static bool source_at_start(const struct emit *e, const struct line *ln);
+static bool pci_address(const char *p, size_t n);
+
+/* pdsh's and clush's "host: " before a host's line: before a time
+ * ("b1360: [14280.445220] ..."), another prefix of a kernel log, or,
+ * when the log has no times, a driver's dev_printk or pr_fmt ("node7:
+ * mlx5_core 0000:3b:00.0: ...", "node7: mlx5_core: probe of ...").  A host name has no '_' (RFC 1123), so that
+ * pr_fmt's "mlx5_core: " is not taken for one.  Returns the prefix's
+ * length (host copied), or 0. */
+static size_t pdsh_host(const char *p, size_t n, char *host, size_t hsize)
+{
+	struct stamp st = { 0 };
+	struct line rest;
+	double ts;
+	char buf[40];
+	int level;
+	size_t k;
+
+	for (k = 0; k < n && k < 64 &&
+		    (isalnum((unsigned char)p[k]) || strchr("._-", p[k]));
+	     k++)
+		;
+	if (!k || k + 2 >= n || p[k] != ':' || p[k + 1] != ' ' || k >= hsize)
+		return 0;
+	rest = (struct line){ p + k + 2, n - k - 2, 0 };
+	/* a capitalised word without a digit is prose ("Note: ...") */
+	if (rest.p[0] != '[' &&
+	    (memchr(p, '_', k) || (k == 6 && !memcmp(p, "kernel", 6)) ||
+	     (isupper((unsigned char)p[0]) && !any_digit(p, p + k)) ||
+	     !(kmsg_prefix(rest.p, rest.len, &level, &ts, buf, sizeof(buf)) ||
+	       raw_priority(rest.p, rest.len, &level) ||
+	       decoded_prefix(rest.p, rest.len, &level) ||
+	       syslog_prefix(rest.p, rest.len, &ts, buf, sizeof(buf), buf,
+			     sizeof(buf)) ||
+	       kernel_message(&rest, &st))))
+		return 0;
+	snprintf(host, hsize, "%.*s", (int)k, p);
+	return k + 2;
+}
+
 /* Parses the prefix of a line; s->any tells whether there was one (a
  * time, or the syslog tag that marks a kernel line as a time does). */
 static void stamp(const char *p, size_t n, struct stamp *s)
@@ -205,28 +392,32 @@ static void stamp(const char *p, size_t n, struct stamp *s)
 
 	memset(s, 0, sizeof(*s));
 	s->ts = -1;
+	s->level = -1;
 	/* the indentation a paste gave the line (a tab, a markdown code
 	 * block's spaces) is not part of it */
 	while (lead < n && (p[lead] == ' ' || p[lead] == '\t'))
 		lead++;
 	p += lead;
 	n -= lead;
-	/* pdsh: "b1360: [14280.445220] ..." */
-	for (k = 0; k < n && k < 64 &&
-		    (isalnum((unsigned char)p[k]) || strchr("._-", p[k]));
-	     k++)
-		;
-	if (k && k + 2 < n && p[k] == ':' && p[k + 1] == ' ' &&
-	    p[k + 2] == '[') {
-		snprintf(s->host, sizeof(s->host), "%.*s", (int)k, p);
-		at = k + 2;
+	at = pdsh_host(p, n, s->host, sizeof(s->host));
+	/* what dmesg and the kernel put before the time: kmsg's record
+	 * header, dmesg -r's priority, dmesg -x's facility and level */
+	if ((k = kmsg_prefix(p + at, n - at, &s->level, &s->ts, s->time,
+			     sizeof(s->time)))) {
+		at += k;
+		s->any = true;
 	}
+	at += raw_priority(p + at, n - at, &s->level);
+	at += decoded_prefix(p + at, n - at, &s->level);
 	if ((k = syslog_prefix(p + at, n - at, &s->ts, s->time, sizeof(s->time),
-			       s->host, sizeof(s->host)))) {
+			       s->host, sizeof(s->host))) ||
+	    (k = iso_dmesg(p + at, n - at, &s->ts, s->time, sizeof(s->time)))) {
 		at += k;
 		s->any = true;
 		s->wall = true;
 	}
+	if (!s->any)
+		at += cut_stamp(p + at, n - at);
 	k = monotonic(p + at, n - at, &ts);
 	wall = !k;
 	if (!k)
@@ -769,6 +960,9 @@ static void record(struct scan *sc, const char *rec, size_t len,
 		if (st.host[0])
 			emit_str(sc->e, f, "host", st.host, strlen(st.host),
 				 &where);
+		if (st.level >= 0)
+			emit_str(sc->e, f, "level", level_names[st.level],
+				 strlen(level_names[st.level]), &where);
 		emit_end(sc->e, f);
 		sc->log_facts++;
 	}
@@ -858,6 +1052,82 @@ static bool stamped(const char *text, size_t len)
 	return lines && with * 3 >= lines;
 }
 
+/* Whether a line's message starts under the name of a module that
+ * kb/log_sources.yaml knows, as the kernel prints it: pr_fmt's "<module>:
+ * " or dev_printk's "<driver> <device>: " (MLNX_OFED's "<module>" too).
+ * This is how a short name ("ice", "efa") marks a line as RDMA's, where
+ * finding it anywhere would not ("device", "default"). */
+static bool source_at_start(const struct emit *e, const struct line *ln)
+{
+	struct stamp st;
+	const char *m;
+	size_t n, len, hits = 0;
+	struct value v;
+
+	if (!e->fb)
+		return false;
+	stamp(ln->p, ln->len, &st);
+	m = ln->p + st.msg;
+	n = ln->len - st.msg;
+	if (n && *m == '<') {
+		m++;
+		n--;
+	}
+	len = module_name(m, m + n);
+	if (!len || len + 2 > n)
+		return false;
+	if (!(m[len] == ':' && m[len + 1] == ' ') &&
+	    !(m[len] == '>' && m[len + 1] == ' ') &&
+	    !(m[len] == ' ' && kernel_message(ln, &st) == 2))
+		return false;
+	v = value_str(m, len);
+	fact_base_lookup(e->fb, sym_intern_cstr("log_source"),
+			 sym_intern_cstr("module"), &v, &hits);
+	return hits > 0;
+}
+
+/* Whether a signature more specific than the generic fallbacks knows the
+ * line's message: a driver's own words mark a kernel line wherever it is
+ * found, even quoted without its prefix ("Only 0 MSI-X interrupts
+ * available for SR-IOV. ..." as a ticket quotes ice's dev_err). */
+static bool known_message(const struct emit *e, const struct line *ln)
+{
+	struct logscan_hit hits[LOG_HITS_MAX];
+	struct stamp st;
+	size_t n, limit = 0;
+
+	if (!e->scan || !e->fb || !logscan_relevant(e->scan, ln->p, ln->len))
+		return false;
+	stamp(ln->p, ln->len, &st);
+	n = logscan_match(e->scan, ln->p + st.msg, ln->len - st.msg, hits,
+			  LOG_HITS_MAX, &limit);
+	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)
+		if (scope_of(e->fb, logscan_id(e->scan, hits[i].sig)) < 3)
+			return true;
+	return false;
+}
+
+bool log_pasted_line(const struct emit *e, const struct line *ln)
+{
+	struct line t = line_trim(*ln);
+
+	return t.len && (source_at_start(e, &t) || known_message(e, &t));
+}
+
+/* A line of the dictionary /dev/kmsg prints after a record (" KEY=value",
+ * Documentation/ABI/testing/dev-kmsg): part of no message. */
+static bool kmsg_dictionary(const struct line *ln)
+{
+	size_t k = 1;
+
+	if (ln->len < 3 || ln->p[0] != ' ')
+		return false;
+	while (k < ln->len && (isupper((unsigned char)ln->p[k]) ||
+			       isdigit((unsigned char)ln->p[k]) || ln->p[k] == '_'))
+		k++;
+	return k > 1 && k < ln->len && ln->p[k] == '=';
+}
+
 struct log_stream {
 	struct scan sc;
 	struct logscan_sieve sieve; /* the candidate lines of a piece */
@@ -894,7 +1164,10 @@ static bool continues(const struct log_stream *s, size_t prev_len,
 	if (!s->open || !rec->len || !t.len)
 		return false;
 	stamp(ln->p, ln->len, &st);
-	if (st.any || log_driver_line(&t))
+	/* a line with a prefix of its own, or under a known module's name,
+	 * starts a message */
+	if (st.any || st.host[0] || st.level >= 0 || log_driver_line(&t) ||
+	    source_at_start(s->sc.e, &t))
 		return false;
 	if (rec->buf[rec->len - 1] == ':' &&
 	    (ln->p[0] == ' ' || ln->p[0] == '\t'))
@@ -974,6 +1247,8 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 			stamp(ln.p, ln.len, &st);
 			frame_module(sc, ln.p + st.msg, ln.len - st.msg, &ln);
 		}
+		if (kmsg_dictionary(&ln))
+			continue;
 		if (continues(s, prev_len, &ln)) {
 			struct line t = line_trim(ln);
 
@@ -992,9 +1267,11 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 		 * added to the paste. */
 		s->open = !(ln.len && ln.p[0] == '#') &&
 			  ((pasted && pasted_kernel_line(&ln, strict)) ||
+			   (strict && log_pasted_line(sc->e, &ln)) ||
 			   (!strict &&
 			    logscan_sieve_any(&s->sieve, at, at + ln.len) &&
-			    logscan_relevant(sc->ls, ln.p, ln.len)));
+			    (logscan_relevant(sc->ls, ln.p, ln.len) ||
+			     source_at_start(sc->e, &ln))));
 		/* a line with no literal of the sieve holds no mark (without
 		 * a scanner every line is looked at) */
 		if (!s->open && (strict || !sc->ls ||
@@ -1076,6 +1353,20 @@ static int kernel_message(const struct line *ln, const struct stamp *st)
 		underscore |= *p++ == '_';
 	if (p == m || p + 1 >= end)
 		return 0;
+	/* dev_printk of a PCI device names its driver, whatever it is
+	 * called, then the function's address: "ice 0000:3b:00.0: ", and
+	 * netdev_printk the interface after it */
+	if (!underscore && *p == ' ' && (size_t)(end - p) > 14 &&
+	    pci_address(p + 1, 12)) {
+		if (p[13] == ':')
+			return 2;
+		sp = p[13] == ' ' ? memchr(p + 14, ' ',
+					  (size_t)(end - p - 14)) :
+				    NULL;
+		return sp && sp > p + 15 && sp[-1] == ':' && sp - p - 14 <= 16 ?
+			       2 :
+			       0;
+	}
 	if (!underscore && !(p - m == 10 && !memcmp(m, "infiniband", 10)))
 		return 0;
 	if (p[0] == ':' && p[1] == ' ')

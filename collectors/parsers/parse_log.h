@@ -25,9 +25,17 @@ void log_stream_feed(struct log_stream *s, const char *text, size_t len);
  * kernel line is kept, RDMA's or not; in a block that is the kernel log
  * (strict false) every line with a kernel timestamp is one, in another
  * tool's output (strict) only lines with a kernel timestamp and a
- * driver's "<driver> <device>: " prefix, or that prefix alone. */
+ * driver's "<driver> <device>: " prefix, or that prefix alone, and the
+ * lines log_pasted_line finds. */
 void log_stream_feed_at(struct log_stream *s, const char *text, size_t len,
 			uint32_t first_no, bool strict);
+
+/* Whether a line of another tool's block is a kernel line all the same:
+ * its message starts under the name of a module kb/log_sources.yaml knows
+ * (pr_fmt's "<module>: ", dev_printk's "<driver> <device>: "), or a
+ * signature more specific than the generic fallbacks knows its words,
+ * even without any prefix.  e's fact base and scanner are borrowed. */
+bool log_pasted_line(const struct emit *e, const struct line *ln);
 
 /* Texts that make a line worth reading though it is no RDMA line: the
  * running kernel (dump_stack's " Comm: ", the boot banner), an

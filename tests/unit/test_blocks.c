@@ -719,6 +719,56 @@ static void test_lspci_selected_function(void **state)
 	fact_base_free(p.fb);
 }
 
+/* Kernel lines are found in any block, whatever prefix they kept: ice's
+ * dev_err quoted without its prefix in a ticket's fence (the words of
+ * drivers/net/ethernet/intel/ice/ice_sriov.c ice_set_per_vf_res(), as
+ * openshift/sriov-network-operator#1185 quotes them, the message cut
+ * after "SR-IOV."), a netdev_printk of ice under dmesg -T without any
+ * RDMA word (ice_ethtool.c ice_set_channels(): "Cannot change channels
+ * when RDMA is active"), and a pr_fmt line of a module
+ * kb/log_sources.yaml knows; the prose around them is no kernel line. */
+static void test_kernel_lines_any_prefix(void **state)
+{
+	struct parsed p = paste(
+		"With 480 CPUs the VFs cannot be created:\n"
+		"\n"
+		"```\n"
+		"Only 0 MSI-X interrupts available for SR-IOV.\n"
+		"Not enough to support minimum of 2 MSI-X interrupts per VF\n"
+		"```\n"
+		"\n"
+		"Changing channels fails too:\n"
+		"\n"
+		"    [Tue Feb 11 15:00:21 2025] ice 0000:08:00.0 enp8s0f0: Cannot change channels when RDMA is active\n"
+		"\n"
+		"and the target says\n"
+		"nvmet_rdma: failed to create_qp ret= -12\n",
+		NULL);
+	const struct fact *f;
+
+	(void)state;
+	find(&p, "log", "text",
+	     "Only 0 MSI-X interrupts available for SR-IOV.");
+	assert_string_equal(text(find(&p, "log_event", "signature",
+				      "ICE-SRIOV-MSIX-EXHAUSTED"),
+				 "detail"),
+			    "0");
+	f = find(&p, "log", "device", "0000:08:00.0");
+	assert_string_equal(text(f, "time"), "Tue Feb 11 15:00:21 2025");
+	find(&p, "log", "text", "nvmet_rdma: failed to create_qp ret= -12");
+	for (size_t i = 0; i < count(&p, "log"); i++) {
+		const char *t = text(nth(&p, "log", i), "text");
+
+		assert_null(strstr(t, "VFs cannot be created"));
+		assert_null(strstr(t, "Changing channels"));
+		assert_null(strstr(t, "the target says"));
+	}
+	/* the two driver lines without a specific signature give the
+	 * generic finding: none is silent */
+	assert_int_equal(count(&p, "log_event"), 3);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -738,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_prompt_host),
 		cmocka_unit_test(test_markdown_commands),
 		cmocka_unit_test(test_lspci_selected_function),
+		cmocka_unit_test(test_kernel_lines_any_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -322,6 +322,7 @@ struct command_use {
 	char filter[512]; /* PCRE2; "" when the output is unfiltered */
 	bool complete; /* every line the command printed is shown */
 	char text[256]; /* the command line, for the facts */
+	char tool[64]; /* the program it runs (its basename), "" when none */
 };
 
 /* The end (exclusive) of the command's own words: the first operator. */
@@ -627,6 +628,11 @@ static bool read_command(const struct line *rest, struct command_use *u)
 		goto done;
 	found = true;
 	line_copy(rest, u->text, sizeof(u->text));
+	{
+		struct line prog = base_name(c->w[at]);
+
+		line_copy(&prog, u->tool, sizeof(u->tool));
+	}
 	end = own_end(c, at);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		struct line name = base_name(c->w[at]);
@@ -1128,8 +1134,10 @@ static unsigned parse_block(struct emit *e, struct block *b)
 	}
 	errors = tool_errors(e);
 	e->line_base = base + b->first - 1;
+	e->command = b->use && b->use->tool[0] ? b->use->tool : NULL;
 	b->fmt->parse(e, b->start, (size_t)(b->end - b->start),
 		      u && u->arg[0] ? u->arg : NULL);
+	e->command = NULL;
 	e->line_base = base;
 	watched = e->watched;
 	e->watch_kind = 0;
@@ -1466,8 +1474,11 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 			if (!(f->flags & FORMAT_ANYWHERE) || f == b->fmt)
 				continue;
 			e->line_base = base + b->first - 1;
+			/* the program the block's command ran names the
+			 * tool of error lines that name none */
 			f->parse(e, b->start, (size_t)(b->end - b->start),
-				 NULL);
+				 b->use && b->use->tool[0] ? b->use->tool :
+							     NULL);
 			e->line_base = base;
 			b->facts += e->nfacts - n0;
 		}

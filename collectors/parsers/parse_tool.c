@@ -99,7 +99,9 @@ const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 	for (size_t i = 0; i < k; i++) {
 		const char *pat = fact_text(fact_base_get(fb, ids[i]), "name");
 
-		if (pat && strchr(pat, '*') && !fnmatch(pat, name, 0))
+		/* patterns start with a letter: the first one sieves */
+		if (pat && pat[0] == name[0] && strchr(pat, '*') &&
+		    !fnmatch(pat, name, 0))
 			return pat;
 	}
 	return NULL;

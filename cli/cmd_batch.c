@@ -134,7 +134,8 @@ static int work(void *arg, size_t task, int fd)
 	struct batch *b = arg;
 	const char *path = b->in.v[b->bundle[task]].path;
 	struct analysis_opts ao = b->ao;
-	struct report_opts ro = { b->o->explain, "batch", false };
+	struct report_opts ro = { b->o->explain, "batch", false, false, NULL,
+				  0 };
 	struct diag *d = diag_new();
 	struct analysis *a = NULL;
 	struct json *env = json_new_object();

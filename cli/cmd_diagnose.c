@@ -8,6 +8,7 @@
 #include "analysis/analysis.h"
 #include "cli/answers.h"
 #include "cli/commands.h"
+#include "cli/near_miss.h"
 #include "cli/nhc.h"
 #include "cli/redact.h"
 #include "cli/report.h"
@@ -80,7 +81,9 @@ static int finish_nhc(struct diag *d, struct analysis *a, int rc,
 static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		  int rc, const char *command)
 {
-	struct report_opts ro = { o->explain, command, o->colored };
+	struct report_opts ro = { o->explain, command, o->colored, o->why_not,
+				  NULL, 0 };
+	struct near_miss *near = NULL;
 	struct page p = { NULL, NULL };
 	struct report_doc *doc = NULL;
 	struct json *json = NULL;
@@ -94,6 +97,17 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 		r = redact_new();
 		redact_add(r, REDACT_HOST, a->hostname);
 		redact_add_facts(r, a->fb);
+	}
+	if (a && o->why_not) {
+		near = near_miss_list(a, (const char *const *)o->why_not_ids,
+				      o->nwhy_not_ids, &ro.nnear, d);
+		if (!near) {
+			diag_print(d, stderr, "rdmadoctor");
+			redact_free(r);
+			analysis_free(a);
+			return EXIT_USAGE;
+		}
+		ro.near = near;
 	}
 	/* the one walk over the analysis, and its JSON for the outputs that
 	 * render from it */
@@ -125,6 +139,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	if (!out) {
 		json_free(json);
 		report_doc_free(doc);
+		near_miss_free(near, ro.nnear);
 		redact_free(r);
 		analysis_free(a);
 		return EXIT_USAGE;
@@ -139,6 +154,7 @@ static int finish(const struct options *o, struct diag *d, struct analysis *a,
 	}
 	json_free(json);
 	report_doc_free(doc);
+	near_miss_free(near, ro.nnear);
 	if (r) {
 		if (text_out) {
 			fclose(out);

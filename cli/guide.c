@@ -74,7 +74,8 @@ struct session {
 /* The report document of the current analysis. */
 static const struct report_doc *document(struct session *s)
 {
-	const struct report_opts ro = { true, "guide", s->o->colored };
+	const struct report_opts ro = { true, "guide", s->o->colored, false,
+					NULL, 0 };
 
 	if (!s->doc)
 		s->doc = report_doc_new(s->a, &ro);

@@ -35,10 +35,11 @@ struct command_entry {
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(ROOT) | OPT(SAVE) | \
 	 OPT(PERFTEST) | OPT(SAMPLE_INTERVAL))
 #define OPTS_CHECK                                                 \
-	(OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN) | OPTS_REDACT)
+	(OPTS_GUIDE | OPT(NHC) | OPT(HTML) | OPT(MARKDOWN) | OPTS_REDACT | \
+	 OPT(WHY_NOT))
 #define OPTS_ANALYZE \
 	(OPTS_ANALYSIS | OPT(PRETTY) | OPT(EXPLAIN) | OPT(SAVE) | OPT(HTML) | \
-	 OPT(MARKDOWN) | OPTS_REDACT)
+	 OPT(MARKDOWN) | OPTS_REDACT | OPT(WHY_NOT))
 
 static const struct command_entry rules_commands[] = {
 	{ "list", cmd_rules_list, "rules list [--origin]",
@@ -117,6 +118,10 @@ static const struct command_entry commands[] = {
 	  "  pasted into a ticket.  The kind of a loose file is detected from its\n"
 	  "  content; KIND=FILE names it (the kinds are listed below).\n"
 	  "  --html FILE also writes the report as a self-contained page.\n"
+	  "  --why-not lists the rules at warning or above that came nearest to\n"
+	  "  firing without firing: the conditions that held, the first one no\n"
+	  "  fact met, and the facts nearest it with the tests each fails;\n"
+	  "  --why-not=ID[,ID...] does so for the rules (or diagnoses) named.\n"
 	  "  Example: rdmadoctor analyze sosreport-node07.tar.xz ib_write_bw.txt\n"
 	  "           rdmadoctor analyze ibstat=paste.txt\n"
 	  "           rdmadoctor analyze --html node07.html sosreport-node07.tar.xz",
@@ -202,6 +207,8 @@ static void usage(FILE *out)
 		"                    JSON is one object per line)\n"
 		"  -e, --explain     show the chain of reasoning under each diagnosis,\n"
 		"                    and the rules that lacked evidence\n"
+		"      --why-not[=ID,...]  check, analyze: the rules that came nearest\n"
+		"                    to firing, and what each lacked\n"
 		"      --rules DIR   add a rule overlay (repeatable; a file works too)\n"
 		"      --answer Q=V  answer a question a rule asks (repeatable)\n"
 		"      --answers FILE  answers from a YAML or JSON file\n"

@@ -16,6 +16,9 @@
 #define SAMPLE_INTERVAL_MAX_S 60 /* @@ */
 #define JOBS_MAX 1024 /* processes batch runs at once */
 #define DEFAULT_TIMEOUT_MS 10000 /* a tool's time on a live host */
+#define WHY_NOT_ID_MAX 200 /* a rule id's length */
+#define WHY_NOT_ID_MAX_STR "200"
+
 
 /* getopt_long's value of an option: its letter, else 256 + its id. */
 static int code_of(enum option_id id)
@@ -110,6 +113,29 @@ static int set_color(struct options *o, const char *arg)
 			   arg, "");
 }
 
+/* --why-not[=ID[,ID...]]: each id kept (bounded), the option noted. */
+static int set_why_not(struct options *o, const char *arg)
+{
+	const char *p = arg;
+
+	o->why_not = true;
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		size_t cap = o->nwhy_not_ids;
+
+		if (len > WHY_NOT_ID_MAX)
+			return usage_error("--why-not: the id '%.40s...' is longer than %s characters",
+					   p, WHY_NOT_ID_MAX_STR);
+		if (len) {
+			xgrow(&o->why_not_ids, &cap, o->nwhy_not_ids + 1,
+			      sizeof(*o->why_not_ids));
+			o->why_not_ids[o->nwhy_not_ids++] = xstrndup(p, len);
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
 /* Stores the value of option id; nonzero after a usage error. */
 static int set(struct options *o, enum option_id id, const char *arg)
 {
@@ -127,6 +153,8 @@ static int set(struct options *o, enum option_id id, const char *arg)
 	case OPTION_EXPLAIN:
 		o->explain = true;
 		break;
+	case OPTION_WHY_NOT:
+		return set_why_not(o, arg);
 	case OPTION_COLOR:
 		return set_color(o, arg);
 	case OPTION_NO_COLOR:
@@ -279,6 +307,9 @@ void options_release(struct options *o)
 	free(o->rules);
 	free(o->answers);
 	free(o->answer_files);
+	for (size_t i = 0; i < o->nwhy_not_ids; i++)
+		free(o->why_not_ids[i]);
+	free(o->why_not_ids);
 }
 
 int options_unaccepted(const struct options *o, option_set accepts)

@@ -41,7 +41,8 @@ struct answers;
 	X(MERGE, "merge", 0, 0)       \
 	X(PERFTEST, "perftest", 0, 0) \
 	X(DEADLINE, "deadline", 0, 1) \
-	X(SAMPLE_INTERVAL, "sample-interval", 0, 1)
+	X(SAMPLE_INTERVAL, "sample-interval", 0, 1) \
+	X(WHY_NOT, "why-not", 0, 2)
 
 enum option_id {
 #define X(id, name, letter, arg) OPTION_##id,
@@ -90,6 +91,9 @@ struct options {
 	const char *redact_map; /* --redact-map FILE (implies --redact) */
 	bool nhc; /* check --nhc */
 	bool merge; /* batch --merge */
+	bool why_not; /* --why-not given */
+	char **why_not_ids; /* --why-not=ID[,ID...], owned, split at commas */
+	size_t nwhy_not_ids;
 	char **args; /* positional arguments, the command words first */
 	size_t nargs;
 };

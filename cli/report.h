@@ -10,11 +10,17 @@
 #include "engine/json.h"
 
 struct explain;
+struct near_miss;
 
 struct report_opts {
 	bool explain; /* the chain of reasoning under each diagnosis */
 	const char *command; /* "check", "analyze", ... for the heading */
 	bool color; /* the text report in colour (term.h) */
+	/* --why-not: the near misses (near_miss.h) the report lists,
+	 * borrowed; why_not false: no such section */
+	bool why_not;
+	const struct near_miss *near;
+	size_t nnear;
 };
 
 /* The report's document model: what every renderer of one host's
@@ -68,6 +74,9 @@ struct report_doc {
 	size_t nskipped;
 	struct report_collector *collectors; /* the evidence read */
 	size_t ncollectors;
+	bool why_not; /* the near misses below are part of the report */
+	const struct near_miss *near; /* borrowed from report_opts */
+	size_t nnear;
 };
 
 /* Walks a once into its document (owned; report_doc_free). */

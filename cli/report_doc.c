@@ -104,6 +104,9 @@ struct report_doc *report_doc_new(const struct analysis *a,
 	doc->skipped = a->skipped;
 	doc->nskipped = a->nskipped;
 	doc->collectors = report_collectors(a->fb, &doc->ncollectors);
+	doc->why_not = o->why_not;
+	doc->near = o->near;
+	doc->nnear = o->nnear;
 	return doc;
 }
 

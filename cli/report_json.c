@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/near_miss.h"
 #include "cli/report.h"
 #include "collectors/parsers/factfile.h"
 #include "engine/explain.h"
@@ -120,6 +121,64 @@ static struct json *strings_json(char *const *list, size_t n)
 	return arr;
 }
 
+static struct json *near_fact_json(const struct near_fact *nf)
+{
+	struct json *o = json_new_object();
+
+	json_set(o, "fact", json_new_string(nf->label));
+	json_set(o, "fields", json_new_string(nf->fields));
+	json_set(o, "held", json_new_int((long long)nf->held));
+	json_set(o, "tests", json_new_int((long long)nf->tests));
+	json_set(o, "fails", strings_json(nf->fails, nf->nfails));
+	json_set(o, "source", json_new_string(nf->source ? nf->source : ""));
+	json_set(o, "line", json_new_int(nf->line));
+	return o;
+}
+
+/* --why-not: [{id, layer, severity, file, line, status, matched,
+ * conditions, condition?}] */
+static struct json *near_misses_json(const struct report_doc *doc)
+{
+	struct json *arr = json_new_array();
+
+	for (size_t i = 0; i < doc->nnear; i++) {
+		const struct near_miss *nm = &doc->near[i];
+		struct json *o = json_new_object();
+
+		json_set(o, "id", json_new_string(nm->rule->id));
+		json_set(o, "layer",
+			 json_new_string(layer_to_str(nm->rule->layer)));
+		json_set(o, "severity",
+			 json_new_string(severity_to_str(nm->rule->severity)));
+		json_set(o, "file", json_new_string(nm->rule->file));
+		json_set(o, "line", json_new_int(nm->rule->line));
+		json_set(o, "status",
+			 json_new_string(near_miss_status_to_str(nm->status)));
+		json_set(o, "matched", json_new_int((long long)nm->matched));
+		json_set(o, "conditions",
+			 json_new_int((long long)nm->conditions));
+		json_set(o, "evidence_matched",
+			 json_new_int((long long)nm->evidence_matched));
+		json_set(o, "evidence_conditions",
+			 json_new_int((long long)nm->evidence_conditions));
+		if (nm->condition) {
+			struct json *c = json_new_object(),
+				    *near = json_new_array();
+
+			json_set(c, "line", json_new_int(nm->condition_line));
+			json_set(c, "text", json_new_string(nm->condition));
+			json_set(c, "kind", json_new_string(nm->kind));
+			json_set(c, "facts", json_new_int((long long)nm->nfacts));
+			for (size_t k = 0; k < nm->nnearest; k++)
+				json_push(near, near_fact_json(&nm->nearest[k]));
+			json_set(c, "nearest", near);
+			json_set(o, "condition", c);
+		}
+		json_push(arr, o);
+	}
+	return arr;
+}
+
 struct json *report_json(const struct report_doc *doc)
 {
 	struct json *root = json_new_object(), *src = json_new_object(), *arr;
@@ -164,6 +223,8 @@ struct json *report_json(const struct report_doc *doc)
 		json_push(arr, s);
 	}
 	json_set(root, "skipped", arr);
+	if (doc->why_not)
+		json_set(root, "near_misses", near_misses_json(doc));
 	arr = collectors_json(doc->collectors, doc->ncollectors);
 	json_set(root, "collectors", arr);
 	return root;

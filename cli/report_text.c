@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/near_miss.h"
 #include "cli/report.h"
 #include "cli/term.h"
 #include "engine/explain.h"
@@ -180,6 +181,86 @@ static void skipped(FILE *out, const struct report_doc *doc)
 	}
 }
 
+static void near_fact_text(FILE *out, const struct near_miss *nm,
+			   const struct near_fact *nf)
+{
+	fputs("      ", out);
+	term_puts(out, nf->label);
+	if (nm->status == NEAR_MISS_MISSING) {
+		fprintf(out, " (%zu of %zu tests hold", nf->held, nf->tests);
+		for (size_t k = 0; k < nf->nfails; k++) {
+			fputs(k ? ", " : "; fails ", out);
+			term_puts(out, nf->fails[k]);
+		}
+		fputc(')', out);
+	}
+	if (nf->source) {
+		fputs("  [", out);
+		term_puts(out, nf->source);
+		if (nf->line)
+			fprintf(out, ":%u", nf->line);
+		fputc(']', out);
+	}
+	fputs("\n        ", out);
+	term_puts(out, nf->fields);
+	fputc('\n', out);
+}
+
+/* What a near miss lacked: the condition, and the facts nearest it. */
+static void near_condition_text(FILE *out, const struct near_miss *nm)
+{
+	const struct rule *r = nm->rule;
+
+	if (nm->status == NEAR_MISS_BLOCKED)
+		fprintf(out, "    its condition at %s:%d is contradicted: ",
+			r->file, nm->condition_line);
+	else
+		fprintf(out, "    no fact met its condition at %s:%d: ",
+			r->file, nm->condition_line);
+	term_puts(out, nm->condition);
+	if (nm->status == NEAR_MISS_BLOCKED)
+		fputs(", by\n", out);
+	else if (!nm->nfacts)
+		fprintf(out, "; there are no %s facts\n", nm->kind);
+	else
+		fprintf(out, "; the nearest of the %zu %s fact%s:\n",
+			nm->nfacts, nm->kind, nm->nfacts == 1 ? "" : "s");
+	for (size_t k = 0; k < nm->nnearest; k++)
+		near_fact_text(out, nm, &nm->nearest[k]);
+}
+
+static void near_misses(FILE *out, const struct report_doc *doc)
+{
+	fputs("Rules nearest to firing (--why-not):\n", out);
+	if (!doc->nnear)
+		fputs("  none: no rule at warning or above met a condition without firing\n",
+		      out);
+	for (size_t i = 0; i < doc->nnear; i++) {
+		const struct near_miss *nm = &doc->near[i];
+		const struct rule *r = nm->rule;
+
+		fprintf(out, "  %s (%s, %s; %s:%d): ", r->id,
+			layer_to_str(r->layer), severity_to_str(r->severity),
+			r->file, r->line);
+		if (nm->status == NEAR_MISS_FIRED) {
+			fputs("fired\n", out);
+			continue;
+		}
+		if (nm->status == NEAR_MISS_HOLDS) {
+			fputs("every condition holds; it waits for an answer ('rdmadoctor guide' asks; or --answer Q=V)\n",
+			      out);
+			continue;
+		}
+		fprintf(out, "%zu of %zu condition%s hold", nm->matched,
+			nm->conditions, nm->conditions == 1 ? "" : "s");
+		if (nm->evidence_conditions != nm->conditions)
+			fprintf(out, " (%zu of %zu on the evidence)",
+				nm->evidence_matched, nm->evidence_conditions);
+		fputc('\n', out);
+		near_condition_text(out, nm);
+	}
+}
+
 /* No layer could be judged: say so, and how to get the evidence, rather
  * than report a healthy host. */
 static void insufficient(FILE *out, const struct report_doc *doc)
@@ -223,6 +304,10 @@ void report_text(FILE *out, const struct report_doc *doc)
 	}
 	if (doc->nskipped)
 		skipped(out, doc);
+	if (doc->why_not) {
+		fputc('\n', out);
+		near_misses(out, doc);
+	}
 	fputc('\n', out);
 	collectors(out, doc);
 }

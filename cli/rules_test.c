@@ -230,6 +230,16 @@ static void operand_text(struct strbuf *sb, const struct rule *r,
 	}
 }
 
+void rules_test_text(struct strbuf *sb, const struct rule *r,
+		     const struct test *t)
+{
+	sb_printf(sb, "%s %s ", sym_str(t->field), rule_op_to_str(t->op));
+	if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
+		sb_printf(sb, "/%s/", t->pattern ? t->pattern : "");
+	else
+		operand_text(sb, r, &t->rhs);
+}
+
 void rules_condition_text(struct strbuf *sb, const struct rule *r,
 			  const struct pattern *p)
 {
@@ -237,14 +247,8 @@ void rules_condition_text(struct strbuf *sb, const struct rule *r,
 
 	sb_printf(sb, "%s%s", prefix[p->type], sym_str(p->kind));
 	for (size_t i = 0; i < p->ntests; i++) {
-		const struct test *t = &p->tests[i];
-
-		sb_printf(sb, "%s%s %s ", i ? ", " : " with ",
-			  sym_str(t->field), rule_op_to_str(t->op));
-		if (t->op == OP_MATCH || t->op == OP_NOT_MATCH)
-			sb_printf(sb, "/%s/", t->pattern ? t->pattern : "");
-		else
-			operand_text(sb, r, &t->rhs);
+		sb_puts(sb, i ? ", " : " with ");
+		rules_test_text(sb, r, &p->tests[i]);
 	}
 }
 
@@ -263,18 +267,10 @@ static void show_nearest(const struct analysis *a, const struct rule *r,
 				  m->pattern->ntests);
 			for (size_t t = 0; t < m->pattern->ntests && t < 64;
 			     t++) {
-				const struct test *ts = &m->pattern->tests[t];
-
 				if (!(m->failed[i] >> t & 1))
 					continue;
-				sb_printf(out, "; fails %s %s ",
-					  sym_str(ts->field),
-					  rule_op_to_str(ts->op));
-				if (ts->op == OP_MATCH ||
-				    ts->op == OP_NOT_MATCH)
-					sb_printf(out, "/%s/", ts->pattern);
-				else
-					operand_text(out, r, &ts->rhs);
+				sb_puts(out, "; fails ");
+				rules_test_text(out, r, &m->pattern->tests[t]);
 			}
 			sb_puts(out, ")");
 		}
@@ -312,6 +308,7 @@ static void why_not(const struct analysis *a, const char *id,
 			sb_printf(out,
 				  "  rule %s (%s:%d) matches these facts, but did not fire (a question it asks, or its firing cap)\n",
 				  r->id, r->file, r->line);
+			explain_miss_release(&m);
 			continue;
 		}
 		sb_reset(&cond);
@@ -332,6 +329,7 @@ static void why_not(const struct analysis *a, const char *id,
 				  m.nfacts, sym_str(m.pattern->kind),
 				  m.nfacts == 1 ? "" : "s");
 		show_nearest(a, r, &m, out);
+		explain_miss_release(&m);
 	}
 	if (!any)
 		sb_printf(out, "  no rule gives the diagnosis '%s'\n", id);
@@ -539,7 +537,8 @@ static void indented(const char *text, const char *indent)
 /* The diagnoses with their chain of reasoning, under a failed case. */
 static void show_fired(const struct analysis *a)
 {
-	const struct report_opts ro = { true, "rules test", false };
+	const struct report_opts ro = { true, "rules test", false, false,
+					NULL, 0 };
 	struct report_doc *doc;
 	char *text = NULL;
 	size_t len = 0;

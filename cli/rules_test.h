@@ -15,6 +15,11 @@ int rules_test(const struct options *o, char **paths, size_t npaths);
 struct strbuf;
 struct rule;
 struct pattern;
+struct test;
+/* "state eq DOWN": test t of rule r as a reader would say it, appended to
+ * sb (a regex shown as /pattern/). */
+void rules_test_text(struct strbuf *sb, const struct rule *r,
+		     const struct test *t);
 /* "port with hca = $dev, state = DOWN": condition p of rule r as a reader
  * would say it, appended to sb (regexes shown as /pattern/). */
 void rules_condition_text(struct strbuf *sb, const struct rule *r,

@@ -1155,6 +1155,62 @@ static void imply_port_fields(struct fact_base *fb, uint32_t id)
 		fact_base_enrich(fb, id, ll, value_cstr("Ethernet"), NULL);
 }
 
+/* How the kernel prefixes a message about an RDMA device itself:
+ * dev_printk() names a device without driver or bus by its class, and
+ * ib_core registers its devices in the class "infiniband"
+ * (drivers/infiniband/core/device.c, ib_class), so "infiniband mlx5_0:
+ * ..." names a registered device (ibdev_printk() falls back to it too). */
+static const char ib_class_prefix[] = "infiniband ";
+
+/* The devices the kernel log names by that prefix, as hca facts cited
+ * from their first line, when no other source showed an adapter: the log
+ * is history, and a device it names may since have gone or been renamed,
+ * so a present listing (sysfs, ibv_devices, ibstat) is the picture when
+ * there is one. */
+static void hcas_of_kernel_log(struct fact_base *fb)
+{
+	const size_t plen = sizeof(ib_class_prefix) - 1;
+	uint32_t hca = sym_intern_cstr("hca"), name = sym_intern_cstr("name");
+	const uint32_t *ids;
+	uint32_t *logs;
+	size_t n, k;
+
+	fact_base_of_kind(fb, hca, &k);
+	if (k)
+		return;
+	ids = fact_base_of_kind(fb, sym_intern_cstr("log"), &n);
+	/* the base grows below: its index may move */
+	logs = xmalloc((n ? n : 1) * sizeof(*logs));
+	memcpy(logs, ids, n * sizeof(*logs));
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *l = fact_base_get(fb, logs[i]);
+		const char *text = fact_text(l, "text"),
+			   *dev = fact_text(l, "device");
+		uint32_t src = l->prov.src, line = l->prov.line;
+		char *at, *cited;
+		struct fact *f;
+		size_t dl;
+		bool added;
+
+		if (!text || !dev || strncmp(text, ib_class_prefix, plen))
+			continue;
+		dl = strlen(dev);
+		if (!dl || dl >= 64 || strncmp(text + plen, dev, dl) ||
+		    text[plen + dl] != ':')
+			continue;
+		at = xstrdup(dev);
+		cited = l->prov.text ? xstrdup(l->prov.text) : NULL;
+		f = fact_base_begin(fb, hca, src, line, cited,
+				    cited ? strlen(cited) : 0);
+		fact_put(fb, f, name, value_cstr(at), line, cited,
+			 cited ? strlen(cited) : 0);
+		fact_base_commit(fb, f, &added);
+		free(cited);
+		free(at);
+	}
+	free(logs);
+}
+
 /* Completes each hca from the knowledge base (family, virtual function,
  * by PCI id or model, else the family alone by board id (PSID), else by
  * firmware major) and from
@@ -1166,8 +1222,10 @@ void collect_enrich(struct fact_base *fb)
 {
 	uint32_t hca = sym_intern_cstr("hca");
 	size_t n;
-	const uint32_t *ids = fact_base_of_kind(fb, hca, &n);
+	const uint32_t *ids;
 
+	hcas_of_kernel_log(fb);
+	ids = fact_base_of_kind(fb, hca, &n);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = ids[i], a;
 

@@ -207,6 +207,8 @@ struct miss_search {
 	struct bindings b;
 	size_t steps;
 	size_t deepest; /* plan positions matched by the best partial match */
+	struct value *best_values; /* its bindings, when it was reached */
+	bool *best_bound;
 	int blocker; /* a 'not' pattern that some fact matched, or -1 */
 	const struct fact *blocking;
 	bool complete;
@@ -248,8 +250,10 @@ static void miss_walk(struct miss_search *s, size_t depth)
 
 	if (s->complete)
 		return;
-	if (depth > s->deepest)
+	if (depth > s->deepest) {
 		s->deepest = depth;
+		bindings_copy_out(&s->b, s->best_values, s->best_bound);
+	}
 	if (depth == s->r->npositive) {
 		const struct fact *by = NULL;
 		int neg = failing_negation(s, &by);
@@ -276,10 +280,11 @@ static void miss_walk(struct miss_search *s, size_t depth)
 	}
 }
 
-/* How many of p's tests f passes, each alone with fresh bindings: the
- * constant tests decide, since a lone variable binds to anything. */
+/* How many of p's tests f passes, each alone under the bindings of the
+ * best partial match (a variable it left unbound binds to anything). */
 static size_t tests_held(const struct pattern *p, const struct fact *f,
-			 size_t nvars, uint64_t *failed)
+			 const struct explain_miss *m, size_t nvars,
+			 uint64_t *failed)
 {
 	size_t held = 0;
 
@@ -291,6 +296,11 @@ static size_t tests_held(const struct pattern *p, const struct fact *f,
 		one.tests = &p->tests[i];
 		one.ntests = 1;
 		bindings_init(&b, nvars);
+		for (size_t v = 0; v < nvars; v++)
+			if (m->bound[v]) {
+				b.values[v] = m->values[v];
+				b.bound[v] = true;
+			}
 		if (match_pattern(&one, f, &b, NULL, NULL) == 1)
 			held++;
 		else if (i < 64)
@@ -309,7 +319,8 @@ static void nearest(const struct rule *r, const struct fact_base *fb,
 	for (size_t k = 0; k < out->nfacts; k++) {
 		const struct fact *f = fact_base_get(fb, ids[k]);
 		uint64_t failed;
-		size_t held = tests_held(out->pattern, f, r->nvars, &failed),
+		size_t held = tests_held(out->pattern, f, out, r->nvars,
+					 &failed),
 		       at;
 
 		/* kept best first; an equal score keeps the earlier fact */
@@ -334,12 +345,18 @@ static void nearest(const struct rule *r, const struct fact_base *fb,
 void explain_miss(const struct rule *r, const struct fact_base *fb,
 		  struct explain_miss *out)
 {
-	struct miss_search s = { r, fb, { 0 }, 0, 0, -1, NULL, false };
+	struct miss_search s = { r, fb, { 0 }, 0, 0, NULL, NULL, -1, NULL,
+				 false };
 
 	memset(out, 0, sizeof(*out));
+	out->values = xcalloc(r->nvars ? r->nvars : 1, sizeof(*out->values));
+	out->bound = xcalloc(r->nvars ? r->nvars : 1, sizeof(*out->bound));
+	s.best_values = out->values;
+	s.best_bound = out->bound;
 	bindings_init(&s.b, r->nvars);
 	miss_walk(&s, 0);
 	bindings_release(&s.b);
+	out->matched = s.complete ? r->npositive : s.deepest;
 	if (s.complete)
 		return;
 	if (s.deepest == r->npositive && s.blocker >= 0) {
@@ -358,6 +375,14 @@ void explain_miss(const struct rule *r, const struct fact_base *fb,
 						    s.deepest :
 						    r->npositive - 1]];
 	nearest(r, fb, out);
+}
+
+void explain_miss_release(struct explain_miss *m)
+{
+	free(m->values);
+	free(m->bound);
+	m->values = NULL;
+	m->bound = NULL;
 }
 
 struct explain *explain_firing(const struct engine *e,

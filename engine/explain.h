@@ -51,6 +51,12 @@ struct explain_miss {
 	uint64_t failed[EXPLAIN_NEAREST_MAX]; /* bit i: test i (< 64) fails */
 	size_t nnearest;
 	size_t nfacts; /* facts of the pattern's kind */
+	size_t matched; /* positive conditions the best partial match met */
+	/* the variables that partial match bound, by slot (owned: release
+	 * with explain_miss_release); the nearest facts were tested under
+	 * them */
+	struct value *values;
+	bool *bound;
 };
 
 /* Fills *out for rule r over fact base fb; the search stops after a
@@ -58,6 +64,8 @@ struct explain_miss {
  * condition it reached.  Borrows r and fb; out holds pointers into fb. */
 void explain_miss(const struct rule *r, const struct fact_base *fb,
 		  struct explain_miss *out);
+/* Frees what explain_miss() allocated in m (not m itself). */
+void explain_miss_release(struct explain_miss *m);
 
 /* "hca mlx5_0": the kind and the fact's key fields (or name). */
 char *explain_fact_label(const struct fact *f);

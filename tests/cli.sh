@@ -256,6 +256,35 @@ expect rules-test-why-not 1 "rule site-port-polling: no fact matched its conditi
 grep -q "port mlx4_0 1 (3 of 4 tests hold; fails link_layer eq InfiniBand): .*link_layer=Ethernet  \[.*t.test.yaml:5\]" "$T/out" &&
 	grep -q "port mlx4_0 2 (3 of 4 tests hold; fails phys_state eq POLLING)" "$T/out" &&
 	ok || bad "rules test: a diagnosis that did not fire lacks the nearest facts"
+# --why-not: the rules nearest to firing, the condition each lacks, and the
+# nearest facts tested under the variables the conditions before it bound
+# (the healthy host's firmware 16.27.4000 is what keeps the guide's rule
+# from firing: its kb entry asks for 16.27.2000).
+H=tests/fixtures/healthy-cx5/root
+expect why-not-healthy 0 "^  fw-below-driver-minimum (firmware, error; rules/firmware.yaml:[0-9]*): 2 of 3 conditions hold" -- \
+	"$BIN" check --root $H --why-not
+grep -q "fw_requirement family=ConnectX-5 driver=MLNX_OFED driver_min=5.7-1.0.2 (6 of 7 tests hold; fails fw_min gt \$fw (= 16.27.4000))  \[kb/fw_requirements.yaml:[0-9]*\]" "$T/out" &&
+	ok || bad "why-not: the nearest kb entry lacks the failed test with its bound value"
+# the unnamed list holds only rules that did not fire, at warning or above
+grep -q "^  [a-z0-9-]* ([a-z_]*, info;" "$T/out" && bad "why-not lists an info rule" || ok
+expect why-not-named-fired 1 "^  fw-below-driver-minimum (firmware, error; rules/firmware.yaml:[0-9]*): fired" -- \
+	"$BIN" analyze --why-not=fw-below-driver-minimum,bw-below-line-rate "$EX"
+grep -q "^  bw-below-line-rate (verbs, warning; rules/verbs.yaml:[0-9]*): " "$T/out" &&
+	ok || bad "why-not=A,B lacks the second rule named"
+expect why-not-unknown 2 "--why-not: no rule or diagnosis 'nope'" -- \
+	"$BIN" check --root $H --why-not=fw-below-driver-minimum,nope
+expect why-not-not-explain 2 "explain does not take --why-not" -- \
+	"$BIN" explain --why-not fw-below-driver-minimum
+"$BIN" check --root $H > "$T/plain" 2>&1
+grep -q "nearest to firing" "$T/plain" && bad "the report lists near misses without --why-not" || ok
+"$BIN" check --json --root $H --why-not=ib-umad-not-loaded > "$T/wn.json" 2>/dev/null
+python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["near_misses"]
+assert n[0]["id"] == "ib-umad-not-loaded", n
+assert n[0]["status"] == "blocked", n[0]
+assert n[0]["condition"]["nearest"][0]["fact"] == "module ib_umad", n[0]
+' "$T/wn.json" && ok || bad "why-not --json: a contradicted not-condition lacks its blocking fact"
 # Inline facts of a kind no rule file declares, or of a declared kind with
 # a field it does not declare, are errors at their line.
 mkdir -p "$T/rtd" && cat > "$T/rtd/t.test.yaml" <<'YAML'

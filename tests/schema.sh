@@ -51,6 +51,10 @@ for root in tests/fixtures/cx5-no-mlx5-ib/root tests/fixtures/cx5-x8-slot-bad-ca
 	"$BIN" check --json --explain --root "$root" > "$T/a.json" 2>/dev/null
 	check "check --json --explain --root $root" analysis "$T/a.json"
 done
+"$BIN" check --json --why-not --root tests/fixtures/healthy-cx5/root > "$T/wn.json" 2>/dev/null
+check "check --json --why-not" analysis "$T/wn.json"
+"$BIN" analyze --json --why-not=fw-below-driver-minimum,ib-umad-not-loaded "$EX" > "$T/wn2.json" 2>/dev/null
+check "analyze --json --why-not=ID,ID" analysis "$T/wn2.json"
 mkdir -p "$T/empty"
 "$BIN" check --json --root "$T/empty" > "$T/empty.json" 2>/dev/null
 check "an analysis with insufficient evidence" analysis "$T/empty.json"

@@ -58,7 +58,9 @@ static const struct command {
 	{ "rdma", NULL, "rdma", ARG_NONE, NULL },
 	{ "ibdev2netdev", NULL, "ibdev2netdev", ARG_NONE, NULL },
 	{ "ofed_info", NULL, "ofed_info", ARG_NONE, NULL },
-	{ "lspci", NULL, "lspci", ARG_NONE, NULL },
+	/* -s [[[[<domain>]:]<bus>]:][<slot>][.[<func>]] selects the
+	 * functions shown (pciutils lspci.c help_msg) */
+	{ "lspci", NULL, "lspci", ARG_AFTER, "-s" },
 	{ "flint", NULL, "flint_q", ARG_AFTER, "-d|--device" },
 	{ "mstflint", NULL, "flint_q", ARG_AFTER, "-d|--device" },
 	{ "mlxfwmanager", NULL, "mlxfwmanager", ARG_NONE, NULL },

@@ -97,7 +97,7 @@ void format_list_names(struct strbuf *sb);
 	X(ethtool, "ethtool IFACE output (speed, link detected)", \
 	  "netdev", m_ethtool, 100, 0, 0, NULL) \
 	X(perftest, "perftest output (ib_write_bw, ib_read_lat, ...)", \
-	  "perftest perftest_row", m_perftest, 400, 0, 0, NULL) \
+	  "perftest perftest_row hca", m_perftest, 400, 0, 0, NULL) \
 	X(kconfig, "kernel configuration (/boot/config-*, /proc/config.gz)", \
 	  "kconfig", m_kconfig, 300, 80, FORMAT_WHOLE, NULL) \
 	X(dmesg, "kernel log: dmesg, journalctl, /var/log/messages, kern.log", \
@@ -127,7 +127,7 @@ void format_list_names(struct strbuf *sb);
 	X(perfquery, "perfquery output (port counters)", \
 	  "counter tool_error", m_perfquery, 65536, 0, 0, NULL) \
 	X(pingpong, "ibv_rc_pingpong (or another ibv_*_pingpong) output", \
-	  "perftest", m_pingpong, 200, 0, 0, NULL) \
+	  "perftest hca", m_pingpong, 200, 0, 0, NULL) \
 	X(limits_conf, "/etc/security/limits.conf or limits.d/*.conf", \
 	  "limits", m_limits_conf, 400, 0, 0, NULL) \
 	X(ulimit, "ulimit -l or ulimit -a", \

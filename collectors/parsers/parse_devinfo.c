@@ -135,6 +135,32 @@ static bool guid_like(const struct line *v)
 	return digit;
 }
 
+/* "vendor_id: 0x02c9": devinfo.c prints the device attributes' vendor
+ * id as "0x%04x" (rdma-core libibverbs/examples/devinfo.c); it is the
+ * IEEE vendor id ibv_query_device(3) names, which some providers fill
+ * with their PCI vendor id and Mellanox's with its OUI 02c9, so it is
+ * kept apart from the PCI vendor id sysfs and lspci give. */
+static void ib_vendor_id(struct devinfo *d, const struct line *val,
+			 const struct line *ln)
+{
+	struct line v = *val;
+	char hex[9];
+
+	if (v.len > 2 && v.p[0] == '0' && (v.p[1] == 'x' || v.p[1] == 'X')) {
+		v.p += 2;
+		v.len -= 2;
+	}
+	if (!v.len || v.len >= sizeof(hex))
+		return;
+	for (size_t i = 0; i < v.len; i++) {
+		if (!isxdigit((unsigned char)v.p[i]))
+			return;
+		hex[i] = (char)tolower((unsigned char)v.p[i]);
+	}
+	hex[v.len] = '\0';
+	emit_str(d->e, d->hca, "ib_vendor_id", hex, v.len, ln);
+}
+
 static void hca_value(struct devinfo *d, const struct line *key,
 		      const struct line *val, const struct line *ln)
 {
@@ -148,6 +174,8 @@ static void hca_value(struct devinfo *d, const struct line *key,
 		if (line_pci_id(val, hex, sizeof(hex)))
 			emit_str(d->e, d->hca, "pci_device_id", hex,
 				 strlen(hex), ln);
+	} else if (line_eq(key, "vendor_id")) {
+		ib_vendor_id(d, val, ln);
 	} else if (line_eq(key, "transport")) {
 		struct line t = before_code(*val);
 

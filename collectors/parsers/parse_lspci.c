@@ -6,7 +6,8 @@
  * path from a root port to an adapter; the Express capability gives the
  * port type and DevCtl's MaxPayload and MaxReadReq, the ACS capability
  * its controls.  Also reads '| grep Width' fragments (LnkCap/LnkSta lines
- * without a header) and lines a mail client wrapped after "Speed 8GT/s,". */
+ * without a header, tied to the function "lspci -s ADDR" selected) and
+ * lines a mail client wrapped after "Speed 8GT/s,". */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ enum link_side { SIDE_NONE, SIDE_CAP, SIDE_STA };
 struct lspci {
 	struct emit *e;
 	struct fact *f;
+	/* the one function 'lspci -s ADDR' selected, normalized, or "" */
+	char selected[32];
 	bool keyed, cap, sta;
 	/* A LnkCap/LnkSta line that lacked its speed or width: the next
 	 * line may carry it. */
@@ -232,8 +235,17 @@ static void link_line(struct lspci *s, enum link_side side,
 	 * LnkSta) starts the next function. */
 	if (s->f && !s->keyed && *seen)
 		close_fn(s);
-	if (!s->f)
+	if (!s->f) {
 		s->f = emit_begin(s->e, "pcie", ln);
+		/* 'lspci -s 17:00.0 -vvv | grep Width': the lines without
+		 * their header are the selected function's */
+		if (s->selected[0]) {
+			emit_str(s->e, s->f, "pci", s->selected,
+				 strlen(s->selected), ln);
+			address_parts(s, s->selected, ln);
+			s->keyed = true;
+		}
+	}
 	*seen = true;
 	s->want_speed = s->want_width = true;
 	link_values(s, side, ln);
@@ -421,7 +433,14 @@ int parse_lspci(struct emit *e, const char *text, size_t len, const char *arg)
 	struct line raw;
 	unsigned before = e->nfacts;
 
-	(void)arg;
+	/* only a whole address names one function: "-s 17:" or "-s .0"
+	 * select several */
+	if (arg) {
+		struct line sel = { arg, strlen(arg), 0 };
+
+		if (!whole_addr(&sel, s.selected))
+			s.selected[0] = '\0';
+	}
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw)) {
 		struct line ln = line_trim(raw);

@@ -236,6 +236,25 @@ static void emit_local_port(struct emit *e, const struct result *r)
 	emit_end(e, f);
 }
 
+/* The device of the header's "Device : mlx5_0", as an hca fact: perftest
+ * prints that header (perftest_parameters.c ctx_print_test_info(), with
+ * the port's active MTU beside it) only after it opened the device and
+ * queried its port, so the name is of a device that exists.  A name
+ * longer than the kernel's IB_DEVICE_NAME_MAX (64) or with spaces is not
+ * one. */
+static void emit_device(struct emit *e, const struct result *r)
+{
+	struct fact *f;
+
+	if (!r->device.p || !r->device.len || r->device.len >= 64 ||
+	    memchr(r->device.p, ' ', r->device.len) ||
+	    memchr(r->device.p, '\t', r->device.len))
+		return;
+	f = emit_begin(e, "hca", &r->device_line);
+	emit_line(e, f, "name", &r->device, &r->device_line);
+	emit_end(e, f);
+}
+
 int parse_perftest(struct emit *e, const char *text, size_t len,
 		   const char *arg)
 {
@@ -293,6 +312,7 @@ int parse_perftest(struct emit *e, const char *text, size_t len,
 	}
 	emit_result(e, &r);
 	emit_local_port(e, &r);
+	emit_device(e, &r);
 	return (int)(e->nfacts - before);
 }
 

@@ -27,6 +27,7 @@ static const char *const failures[] = {
 struct pingpong {
 	char test[32];
 	struct line test_line, dev, dev_line, bw_line, lat_line, error;
+	bool local; /* the "local address:" line was printed */
 	double bytes, mbit, iters, usec;
 };
 
@@ -107,6 +108,22 @@ static void emit_result(struct emit *e, struct pingpong *p)
 	emit_end(e, f);
 }
 
+/* The -d device as an hca fact once the example printed its "local
+ * address:" line: rc_pingpong.c and its siblings (rdma-core
+ * libibverbs/examples) print it only after the device was found by name
+ * ("IB device %s not found" otherwise), opened ("Couldn't get context")
+ * and its port queried.  Cited from the command line that names it. */
+static void emit_device(struct emit *e, const struct pingpong *p)
+{
+	struct fact *f;
+
+	if (!p->local || !p->dev.p || !p->dev.len || p->dev.len >= 64)
+		return;
+	f = emit_begin(e, "hca", &p->dev_line);
+	emit_line(e, f, "name", &p->dev, &p->dev_line);
+	emit_end(e, f);
+}
+
 int parse_pingpong(struct emit *e, const char *text, size_t len,
 		   const char *arg)
 {
@@ -124,11 +141,13 @@ int parse_pingpong(struct emit *e, const char *text, size_t len,
 		if (line_contains(&ln, "pingpong"))
 			command_line(&p, &ln);
 		result_line(&p, &ln);
+		p.local = p.local || line_starts(&ln, "local address:");
 		for (size_t i = 0; i < ARRAY_SIZE(failures) && !p.error.p; i++)
 			if (line_starts(&ln, failures[i]))
 				p.error = ln;
 	}
 	emit_result(e, &p);
+	emit_device(e, &p);
 	return (int)(e->nfacts - before);
 }
 

@@ -2,7 +2,8 @@
  * base loaded once) each own their kb's log scanner and find the same
  * signatures; analyses on one loaded base (rules test, a batch worker)
  * see what a fresh load would; and a kb whose signature pattern does not
- * compile fails the load at its position instead of the log scan. */
+ * compile fails the load at its position instead of the log scan; the
+ * kernel log's device names are adapters when nothing lists them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,6 +184,63 @@ static void test_base_rolls_back(void **state)
 	diag_free(d);
 }
 
+/* The names of the hca facts, one per line (owned). */
+static char *hca_names(const struct analysis *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n;
+	const uint32_t *ids =
+		fact_base_of_kind(a->fb, sym_intern_cstr("hca"), &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fact *h = fact_base_get(a->fb, ids[i]);
+		const struct field *fl = fact_field(h, sym_intern_cstr("name"));
+
+		sb_printf(&sb, "%s:%u\n", value_text(&fl->v), fl->prov.line);
+	}
+	return sb_detach(&sb);
+}
+
+#define IB_CLASS_LINE "tests/fixtures/samples/dmesg/cn-blog-pve-create-" \
+		      "qp-type2-failed-doca-dkms.txt"
+
+/* A kernel line prefixed by the class ib_core registers its devices in
+ * ("infiniband mlx5_0: create_qp...", a real blog paste) names an
+ * adapter, cited from that line; beside a present listing of other
+ * devices (ibv_devices of mlx5_bond_0/1, Mooncake issue 105) the log's
+ * history adds none. */
+static void test_adapters_of_kernel_log(void **state)
+{
+	const char *both[] = {
+		IB_CLASS_LINE,
+		"tests/fixtures/samples/ibv_devices/mooncake-105-mlx5-bond-"
+		"healthy.txt",
+	};
+	struct analysis_opts o = { 0 };
+	struct diag *d = diag_new();
+	struct analysis *a;
+	char *names;
+
+	(void)state;
+	setenv("RDMADOCTOR_DATADIR", ".", 1);
+	a = analyze(IB_CLASS_LINE, d);
+	names = hca_names(a);
+	assert_string_equal(names, "mlx5_0:4\n");
+	free(names);
+	analysis_free(a);
+
+	o.paths = both;
+	o.npaths = 2;
+	o.no_site_rules = true;
+	assert_int_equal(analysis_run(&o, d, &a), 0);
+	names = hca_names(a);
+	assert_string_equal(names, "mlx5_bond_0:6\nmlx5_bond_1:7\n");
+	free(names);
+	analysis_free(a);
+	assert_int_equal(diag_errors(d), 0);
+	diag_free(d);
+}
+
 /* A copy of rules/ and kb/ whose first signature pattern opens one
  * group more than it closes. */
 static void test_broken_signature_pattern(void **state)
@@ -224,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_analyses_side_by_side),
 		cmocka_unit_test(test_base_rolls_back),
 		cmocka_unit_test(test_broken_signature_pattern),
+		cmocka_unit_test(test_adapters_of_kernel_log),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -689,6 +689,36 @@ static void test_markdown_commands(void **state)
 	fact_base_free(p.fb);
 }
 
+/* 'lspci -s ADDR -vvv | grep LnkSta' shows no header: its lines are the
+ * selected function's (pciutils lspci.c: -s selects the slots shown).  A
+ * real paste from public tuning notes (code index id 1614384719); then a
+ * partial selector, which names no one function. */
+static void test_lspci_selected_function(void **state)
+{
+	static const char input[] =
+		"```\n"
+		" lspci -s 04:00.0 -vvv | grep LnkSta\n"
+		"        LnkSta:    Speed 5GT/s, Width x8, TrErr- Train- "
+		"SlotClk+ DLActive- BWMgmt- ABWMgmt-\n"
+		"        LnkSta2: Current De-emphasis Level: -6dB, "
+		"EqualizationComplete-, EqualizationPhase1-\n"
+		"```\n"
+		"$ lspci -s 17: -vv | grep LnkSta:\n"
+		"\tLnkSta:\tSpeed 8GT/s, Width x16\n";
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste(input, NULL);
+	f = find(&p, "pcie", "pci", "0000:04:00.0");
+	assert_int_equal(num(f, "sta_width"), 8);
+	assert_int_equal(num(f, "sta_speed_gts"), 5);
+	assert_int_equal(num(f, "bus"), 4);
+	assert_int_equal(matching(&p, "pcie", "sta_width", "16"), 0);
+	assert_int_equal(matching(&p, "pcie", "pci", "0000:17:00.0"), 0);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -707,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_csh_limit),
 		cmocka_unit_test(test_prompt_host),
 		cmocka_unit_test(test_markdown_commands),
+		cmocka_unit_test(test_lspci_selected_function),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -276,6 +276,8 @@ static void test_perftest(void **state)
 	f = nth(&p, "perftest", 0);
 	assert_string_equal(fact_text(f, "test"), "ib_write_bw");
 	assert_string_equal(fact_text(f, "error"), "Did not detect devices");
+	/* no header, no device opened: no adapter */
+	assert_int_equal(count(&p, "hca"), 0);
 	fact_base_free(p.fb);
 
 	/* every row is kept in order; the local LID of an InfiniBand run
@@ -316,6 +318,11 @@ static void test_perftest(void **state)
 			    "feature. Disabling it");
 	assert_null(fact_get(f, sym_intern_cstr("error")));
 	assert_string_equal(fact_text(f, "hca"), "rxe0");
+	/* the header perftest prints once it opened the device names an
+	 * adapter, cited from its Device line */
+	f = find(&p, "hca", "name", "rxe0");
+	assert_int_equal(line_of(f, "name"), 8);
+	assert_int_equal(count(&p, "hca"), 1);
 	fact_base_free(p.fb);
 }
 

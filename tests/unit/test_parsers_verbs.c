@@ -121,6 +121,8 @@ static void test_ibv_devinfo(void **state)
 	assert_string_equal(text(f, "node_type"), "CA");
 	assert_int_equal(num(f, "ports"), 2);
 	assert_null(fact_text(f, "vendor_id")); /* 0x02c9 is no PCI id */
+	/* but it is the verbs attributes' vendor id, kept as such */
+	assert_string_equal(text(f, "ib_vendor_id"), "02c9");
 	f = port(&p, "mlx4_0", 2);
 	assert_string_equal(text(f, "state"), "ACTIVE");
 	assert_int_equal(num(f, "max_mtu"), 4096);
@@ -378,6 +380,8 @@ static void test_pingpong(void **state)
 		"  remote address: LID 0x0000, QPN 0x000089, PSN 0x76ea22, GID fe80::6eb3:11ff:fe88:a4d0\n"
 		"Failed to modify QP to RTR\n"
 		"Couldn't connect to remote QP\n";
+	static const char missing[] = "$ ibv_rc_pingpong -d mlx5_9\n"
+				      "IB device mlx5_9 not found\n";
 	struct parsed p;
 	const struct fact *f;
 
@@ -402,6 +406,15 @@ static void test_pingpong(void **state)
 	assert_string_equal(text(f, "hca"), "mlx5_1");
 	assert_string_equal(text(f, "error"), "Failed to modify QP to RTR");
 	assert_null(fact_get(f, sym_intern_cstr("bw_avg_gbps")));
+	/* its local address was printed: mlx5_1 was opened, an adapter */
+	assert_int_equal(line_of(find(&p, "hca", "name", "mlx5_1"), "name"),
+			 1);
+	fact_base_free(p.fb);
+
+	/* a device not found is no adapter (rc_pingpong.c: "IB device %s
+	 * not found" before any address is printed) */
+	p = parse_text("pingpong", missing, sizeof(missing) - 1, "m", NULL);
+	assert_int_equal(count(&p, "hca"), 0);
 	fact_base_free(p.fb);
 }
 

@@ -19,6 +19,7 @@
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/logscan.h"
 #include "collectors/parsers/parse_app.h"
+#include "collectors/parsers/parse_tool.h"
 #include "collectors/parsers/dparse.h"
 #include "collectors/parsers/parse_log.h"
 #include "collectors/sources/snapshot.h"
@@ -482,10 +483,11 @@ static void read_rest(int fd, struct fetch *f)
 	f->data = sb_detach(&sb);
 }
 
-/* The hook for application errors: whatever a loose text was read as,
- * the NCCL, UCX, MPI, ... lines in it become app_error facts, as a person
- * reading the paste would take them.  A text read as application lines
- * already is not scanned twice, and a fact file is rdmadoctor's own
+/* The hook for application and tool errors: whatever a loose text was
+ * read as, the NCCL, UCX, MPI, ... lines in it become app_error facts, and
+ * the error lines of RDMA tools ("-bash: ibstat: command not found")
+ * tool_error facts, as a person reading the paste would take them.  A
+ * text read as such lines already is not scanned twice, and a fact file is rdmadoctor's own
  * output, whose knowledge-base examples are no evidence.  first_line is
  * the line number of text's first line in the file.  Returns the facts
  * added. */
@@ -493,12 +495,15 @@ static int loose_app_errors(struct emit *e, const struct format *fmt,
 			    const char *text, size_t len, uint32_t first_line)
 {
 	uint32_t base = e->line_base;
-	int facts;
+	int facts = 0;
 
-	if (fmt && (fmt->parse == parse_app_log || fmt->parse == parse_facts))
+	if (fmt && fmt->parse == parse_facts)
 		return 0;
 	e->line_base = base + first_line - 1;
-	facts = app_scan(e, text, len);
+	if (!fmt || fmt->parse != parse_app_log)
+		facts += app_scan(e, text, len);
+	if (!fmt || fmt->parse != parse_tool_log)
+		facts += tool_scan(e, text, len, NULL);
 	e->line_base = base;
 	return facts;
 }

@@ -100,6 +100,10 @@ static const struct command {
 	{ "ifconfig", NULL, "ifconfig", ARG_NONE, NULL },
 	{ "openibd", "status", "openibd_status", ARG_NONE, NULL },
 	{ "service", "openibd status", "openibd_status", ARG_NONE, NULL },
+	/* the vendor stacks' init scripts: their steps' [FAILED] lines are
+	 * read as the script's errors (parse_tool.c) */
+	{ "openibd", NULL, NULL, ARG_NONE, NULL },
+	{ "mlnx-en.d", NULL, NULL, ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
 	{ "ibv_*", NULL, "pingpong", ARG_TOOL, NULL },
 };
@@ -324,6 +328,7 @@ struct command_use {
 	char filter[512]; /* PCRE2; "" when the output is unfiltered */
 	bool complete; /* every line the command printed is shown */
 	char text[256]; /* the command line, for the facts */
+	char tool[64]; /* the program it runs (its basename), "" when none */
 };
 
 /* The end (exclusive) of the command's own words: the first operator. */
@@ -629,6 +634,11 @@ static bool read_command(const struct line *rest, struct command_use *u)
 		goto done;
 	found = true;
 	line_copy(rest, u->text, sizeof(u->text));
+	{
+		struct line prog = base_name(c->w[at]);
+
+		line_copy(&prog, u->tool, sizeof(u->tool));
+	}
 	end = own_end(c, at);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		struct line name = base_name(c->w[at]);
@@ -787,6 +797,10 @@ struct block {
 	uint32_t first, last; /* lines; last < first when empty */
 	const struct format *fmt;
 	struct command_use *use; /* shared by the parts of one region */
+	/* the command the block is under, whether or not its output is
+	 * this block's format: its program names the tool of error lines
+	 * that name none */
+	const struct command_use *under;
 	bool listed; /* the command's own output (its first part) */
 	unsigned facts;
 };
@@ -1013,6 +1027,7 @@ static void split_region(const struct block *region, struct block **out,
 		if (named) {
 			xgrow(out, cap, *nout + 1, sizeof(**out));
 			(*out)[*nout] = *region;
+			(*out)[*nout].under = region->use;
 			(*out)[(*nout)++].fmt = named;
 		}
 		return;
@@ -1020,6 +1035,8 @@ static void split_region(const struct block *region, struct block **out,
 	while (pos < region->end &&
 	       paragraph(region->end, &pos, &no, &para)) {
 		size_t len = (size_t)(para.end - para.start);
+
+		para.under = region->use;
 		int score = 0;
 		const struct format *det =
 			format_detect(para.start, len, &score);
@@ -1130,8 +1147,11 @@ static unsigned parse_block(struct emit *e, struct block *b)
 	}
 	errors = tool_errors(e);
 	e->line_base = base + b->first - 1;
+	/* the tool errors of the command's own output are its program's */
+	e->command = b->use && b->use->tool[0] ? b->use->tool : NULL;
 	b->fmt->parse(e, b->start, (size_t)(b->end - b->start),
 		      u && u->arg[0] ? u->arg : NULL);
+	e->command = NULL;
 	e->line_base = base;
 	watched = e->watched;
 	e->watch_kind = 0;
@@ -1468,8 +1488,12 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 			if (!(f->flags & FORMAT_ANYWHERE) || f == b->fmt)
 				continue;
 			e->line_base = base + b->first - 1;
+			/* the program the block's command ran names the
+			 * tool of error lines that name none */
 			f->parse(e, b->start, (size_t)(b->end - b->start),
-				 NULL);
+				 b->under && b->under->tool[0] ?
+					 b->under->tool :
+					 NULL);
 			e->line_base = base;
 			b->facts += e->nfacts - n0;
 		}

@@ -300,6 +300,11 @@ static const struct marker m_sysfs_attr[] = {
 static const struct marker m_app_log[] = {
 	PRE2("", "\x01\x02", 0),
 };
+/* Tool error lines are found by kb/tools.yaml's names in every block
+ * (FORMAT_ANYWHERE), never by markers. */
+static const struct marker m_tool_log[] = {
+	PRE2("", "\x01\x02", 0),
+};
 static const struct marker m_facts[] = {
 	HAS("\"facts\"", 90),
 	PREN("{", 10, 1),

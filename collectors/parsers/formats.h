@@ -169,6 +169,10 @@ void format_list_names(struct strbuf *sb);
 	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
 		   "SPDK, Lustre, librdmacm, libibverbs, perftest)", \
 	  "app_error limits", m_app_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
+	X(tool_log, "command-line tool error lines (a shell's 'command not " \
+		    "found', the loader's missing library, infiniband-diags, " \
+		    "MFT, ...)", \
+	  "tool_error", m_tool_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
 	X(facts, "a fact file, as 'facts --json' prints", \
 	  "", m_facts, 50, 0, FORMAT_WHOLE, NULL)
 
@@ -221,6 +225,10 @@ bool rping_line(const struct line *ln);
 bool rxe_cfg_header_line(const struct line *ln);
 /* mlxfwmanager's "Status: <one of its statuses>" (parse_mlxfw.c). */
 bool mlxfw_status_line(const struct line *ln);
+/* The module a modprobe or insmod error names ("Module mlx5_ib not
+ * found", "could not insert 'mlx5_ib'", "... module /x/y.ko: ..."), into
+ * mod (empty when none) (parse_shell.c). */
+void modprobe_module_named(const struct line *ln, struct line *mod);
 /* Two or more modinfo keys on one line: a paste a mail client re-flowed
  * (parse_modinfo.c). */
 bool modinfo_pairs_line(const struct line *ln);

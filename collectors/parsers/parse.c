@@ -1,5 +1,6 @@
 /* Line iteration, text helpers and the emit API. */
 #include "collectors/parsers/parse.h"
+#include "collectors/parsers/parse_tool.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -283,6 +284,7 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->watch_kind = 0;
 	e->watched = 0;
 	e->snapshot = 0;
+	e->command = NULL;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
@@ -685,6 +687,8 @@ void emit_tool_error(struct emit *e, const char *tool, const struct line *ln)
 {
 	struct fact *f = emit_begin(e, "tool_error", ln);
 
+	if (e->command && tool_known(e->fb, e->command, strlen(e->command)))
+		tool = e->command;
 	emit_str(e, f, "tool", tool, strlen(tool), ln);
 	emit_line(e, f, "message", ln, ln);
 	emit_end(e, f);

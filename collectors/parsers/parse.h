@@ -100,6 +100,10 @@ struct emit {
 	 * entity is kept as a change fact, in order, instead of losing to
 	 * the first (a port that went down, firmware after an update). */
 	unsigned snapshot;
+	/* The program the command line above the text ran ("mstflint"),
+	 * or NULL: a tool error a parser reads is that program's when the
+	 * kb names it a tool (a flint parser reading mstflint's output). */
+	const char *command;
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);
@@ -138,7 +142,8 @@ void emit_attr(struct emit *e, struct fact *f, const char *field,
 	       const char *file, const char *s, size_t n);
 /* Commits the fact (merging with an equal-keyed one); NULL f is ignored. */
 const struct fact *emit_end(struct emit *e, struct fact *f);
-/* Adds a tool_error fact: the line ln, printed by tool instead of data. */
+/* Adds a tool_error fact: the line ln, printed by tool instead of data
+ * (by e->command instead, when the kb names that program a tool). */
 void emit_tool_error(struct emit *e, const char *tool, const struct line *ln);
 
 #endif

@@ -171,7 +171,7 @@ static size_t span_to(const char *p, const char *end, const char *reject)
 	return n;
 }
 
-static void module_named(const struct line *ln, struct line *mod)
+void modprobe_module_named(const struct line *ln, struct line *mod)
 {
 	const char *at, *end = ln->p + ln->len;
 
@@ -222,7 +222,7 @@ int parse_modprobe(struct emit *e, const char *text, size_t len,
 		f = emit_begin(e, "tool_error", &ln);
 		emit_str(e, f, "tool", tool, strlen(tool), &ln);
 		emit_line(e, f, "message", &ln, &ln);
-		module_named(&ln, &mod);
+		modprobe_module_named(&ln, &mod);
 		if (mod.len)
 			emit_line(e, f, "module", &mod, &ln);
 		emit_end(e, f);

@@ -37,7 +37,7 @@
 #define TOOL_NAME_MAX 64 /* @@ bytes of a program name */
 #define TOOL_ERRORS_MAX 1000 /* @@ tool_error facts one text gives */
 #define TOOL_ERRNO_MAX 134 /* @@ errno values whose text is looked for */
-#define TOOL_APP_HITS 2 /* @@ application hits enough to leave a line */
+#define TOOL_APP_HITS 16 /* @@ application hits looked at on a line (parse_app.c reads as many) */
 
 /* The programs whose messages name another program: shells, and sudo. */
 static const char *const runners[] = {
@@ -347,18 +347,23 @@ static void device_named(const struct line *t, char *buf, size_t size)
 /* The cited lines of the tool_error facts e's source already has. */
 static uint32_t *cited_lines(const struct emit *e, size_t *n)
 {
-	size_t k = 0;
-	const uint32_t *ids = fact_base_of_kind(
-		e->fb, sym_intern_cstr("tool_error"), &k);
-	uint32_t *lines = xcalloc(k ? k : 1, sizeof(*lines));
+	static const char *const kinds[] = { "tool_error", "app_error" };
+	size_t k[2] = { 0, 0 };
+	const uint32_t *ids[2];
+	uint32_t *lines;
 
+	for (size_t j = 0; j < 2; j++)
+		ids[j] = fact_base_of_kind(e->fb, sym_intern_cstr(kinds[j]),
+					   &k[j]);
+	lines = xcalloc(k[0] + k[1] + 1, sizeof(*lines));
 	*n = 0;
-	for (size_t i = 0; i < k; i++) {
-		const struct fact *f = fact_base_get(e->fb, ids[i]);
+	for (size_t j = 0; j < 2; j++)
+		for (size_t i = 0; i < k[j]; i++) {
+			const struct fact *f = fact_base_get(e->fb, ids[j][i]);
 
-		if (f->prov.src == e->src && f->prov.line)
-			lines[(*n)++] = f->prov.line;
-	}
+			if (f->prov.src == e->src && f->prov.line)
+				lines[(*n)++] = f->prov.line;
+		}
 	return lines;
 }
 
@@ -370,17 +375,40 @@ static bool cited(const uint32_t *lines, size_t n, uint32_t line)
 	return false;
 }
 
-/* Whether an application message of the kb matches the line: then it is
- * the application's (parse_app.c), not a tool's. */
+/* Whether app_message entry id is a fallback (parse_app.c tries those
+ * only on lines no specific entry knows, and only some of their hits
+ * stand). */
+static bool fallback_entry(const struct fact_base *fb, const char *id)
+{
+	struct value key = value_str(id, strlen(id));
+	size_t k = 0;
+	const uint32_t *ids = fact_base_lookup(fb, sym_intern_cstr("app_message"),
+					       sym_intern_cstr("id"), &key, &k);
+	const struct value *v;
+
+	if (!k)
+		return false;
+	v = fact_get(fact_base_get(fb, ids[0]), sym_intern_cstr("fallback"));
+	return v && v->type == VALUE_BOOL && v->b;
+}
+
+/* Whether a specific application message of the kb matches the line:
+ * then it is the application's (parse_app.c), not a tool's.  A line a
+ * fallback entry read is cited by its app_error and skipped before this. */
 static bool application_line(struct emit *e, const struct line *ln)
 {
 	struct logscan_hit hits[TOOL_APP_HITS];
-	size_t limit = 0;
+	size_t limit = 0, n;
 
-	return e->app_scan && logscan_count(e->app_scan) &&
-	       logscan_relevant(e->app_scan, ln->p, ln->len) &&
-	       logscan_match(e->app_scan, ln->p, ln->len, hits, TOOL_APP_HITS,
-			     &limit) > 0;
+	if (!e->app_scan || !logscan_count(e->app_scan) ||
+	    !logscan_relevant(e->app_scan, ln->p, ln->len))
+		return false;
+	n = logscan_match(e->app_scan, ln->p, ln->len, hits, TOOL_APP_HITS,
+			  &limit);
+	for (size_t i = 0; i < n; i++)
+		if (!fallback_entry(e->fb, logscan_id(e->app_scan, hits[i].sig)))
+			return true;
+	return false;
 }
 
 /* The line as a person reads it: markdown emphasis and mail quoting

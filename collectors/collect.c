@@ -1181,7 +1181,8 @@ static void hcas_of_kernel_log(struct fact_base *fb)
 	ids = fact_base_of_kind(fb, sym_intern_cstr("log"), &n);
 	/* the base grows below: its index may move */
 	logs = xmalloc((n ? n : 1) * sizeof(*logs));
-	memcpy(logs, ids, n * sizeof(*logs));
+	if (n)
+		memcpy(logs, ids, n * sizeof(*logs));
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *l = fact_base_get(fb, logs[i]);
 		const char *text = fact_text(l, "text"),

@@ -14,6 +14,7 @@
  * program and device that kb/app_context.yaml reads from the line. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #define APP_LINE_MAX 4096 /* @@ bytes of a line looked at */
 #define APP_HITS_MAX 16 /* @@ messages matched per line */
 #define APP_EVENTS_MAX 2000 /* @@ distinct app_error facts per text */
+#define APP_EVENT_SLOTS 4096 /* @@ hash slots of the events (a power of 2, > twice APP_EVENTS_MAX) */
 #define APP_VALUE_MAX 128 /* @@ bytes of one captured value */
 #define ERRNO_MAX 256 /* @@ errno values read back from their text */
 #define APP_WITHIN_MAX 24 /* @@ lines after a hit its 'then' pattern reads */
@@ -127,6 +129,7 @@ struct app_scan {
 	struct logscan *ls;
 	struct event *events;
 	size_t nevents, capevents;
+	uint32_t *slots; /* APP_EVENT_SLOTS of event index + 1, 0 free; owned */
 	struct follow *follows; /* one per scanner entry, owned */
 	const char *covered; /* lines before this one were read by a 'then' */
 	const char *specific_end; /* end of the last line a specific entry hit */
@@ -289,17 +292,37 @@ static bool same_event(const struct event *ev, size_t msg,
 	return true;
 }
 
+/* FNV-1a over the entry and its values: equal events hash equal. */
+static uint32_t event_hash(size_t msg, char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	uint32_t h = 2166136261u ^ (uint32_t)msg;
+
+	h *= 16777619u;
+	for (size_t c = 0; c < CAP_COUNT; c++) {
+		for (const char *p = cap[c]; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		h = (h ^ 0xffu) * 16777619u; /* ends each value */
+	}
+	return h;
+}
+
 /* Counts the hit of entry msg on line ln with the values cap, as a new
- * event or one more of an equal one. */
+ * event or one more of an equal one (found through the hash slots, so a
+ * log of many distinct lines costs no search of every event). */
 static void add_event(struct app_scan *sc, size_t msg,
 		      char cap[CAP_COUNT][APP_VALUE_MAX], const char *detail,
 		      const struct line *ln)
 {
+	uint32_t mask = APP_EVENT_SLOTS - 1, at;
 	struct event *ev;
 
-	for (size_t i = 0; i < sc->nevents; i++) {
-		if (same_event(&sc->events[i], msg, cap)) {
-			sc->events[i].count++;
+	if (!sc->slots)
+		sc->slots = xcalloc(APP_EVENT_SLOTS, sizeof(*sc->slots));
+	for (at = event_hash(msg, cap) & mask; sc->slots[at];
+	     at = (at + 1) & mask) {
+		ev = &sc->events[sc->slots[at] - 1];
+		if (same_event(ev, msg, cap)) {
+			ev->count++;
 			return;
 		}
 	}
@@ -308,6 +331,7 @@ static void add_event(struct app_scan *sc, size_t msg,
 	xgrow(&sc->events, &sc->capevents, sc->nevents + 1,
 	      sizeof(*sc->events));
 	ev = &sc->events[sc->nevents++];
+	sc->slots[at] = (uint32_t)sc->nevents;
 	ev->msg = msg;
 	memcpy(ev->cap, cap, sizeof(ev->cap));
 	snprintf(ev->detail, sizeof(ev->detail), "%s", detail);
@@ -889,6 +913,7 @@ int app_scan(struct emit *e, const char *text, size_t len)
 		free(sc.events[i].line);
 	}
 	free(sc.events);
+	free(sc.slots);
 	logscan_sieve_release(&sieve);
 	for (size_t i = 0; i < logscan_count(sc.ls); i++) {
 		regex_free(sc.follows[i].re);

@@ -808,6 +808,14 @@ static void test_fallback_leaves_alone(void **state)
 		"ibv_devinfo: error while loading shared libraries\n",
 		/* a source file named like a call (glog's prefix) */
 		"W0101 12:00:00.000000 1234 rdma_context.cpp:100] Failed to register memory: Bad address\n",
+		/* a program's exit status is no completion status (systemd's
+		 * "code=exited, status=1/FAILURE"), nor is a file named cq */
+		"Dec  1 10:00:02 node07 systemd[1]: fwupd-refresh.service: Main process exited, code=exited, status=1/FAILURE\n",
+		"Dec  1 10:00:05 node07 dhclient[900]: DHCPREQUEST on ib0 status 2\n",
+		"The job exited with status 5; see cq.log\n",
+		/* a file utility's 'PROG: FILE: strerror': every unused GID
+		 * entry reads as EINVAL */
+		"cat: /sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/2: Invalid argument\n",
 	};
 	struct parsed p;
 

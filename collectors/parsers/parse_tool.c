@@ -23,6 +23,7 @@
  *                          tool's command line. */
 #include <ctype.h>
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,6 +38,7 @@
 #define TOOL_NAME_MAX 64 /* @@ bytes of a program name */
 #define TOOL_ERRORS_MAX 1000 /* @@ tool_error facts one text gives */
 #define TOOL_ERRNO_MAX 134 /* @@ errno values whose text is looked for */
+#define TOOL_SEEN_MAX 64 /* @@ texts of cited lines remembered, to skip their copies */
 #define TOOL_APP_HITS 16 /* @@ application hits looked at on a line (parse_app.c reads as many) */
 
 /* The programs whose messages name another program: shells, and sudo. */
@@ -367,6 +369,24 @@ static uint32_t *cited_lines(const struct emit *e, size_t *n)
 	return lines;
 }
 
+/* FNV-1a of a line's text. */
+static uint64_t text_hash(const struct line *t)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < t->len; i++)
+		h = (h ^ (unsigned char)t->p[i]) * 1099511628211ull;
+	return h;
+}
+
+static bool seen_before(const uint64_t *seen, size_t n, uint64_t h)
+{
+	for (size_t i = 0; i < n; i++)
+		if (seen[i] == h)
+			return true;
+	return false;
+}
+
 static bool cited(const uint32_t *lines, size_t n, uint32_t line)
 {
 	for (size_t i = 0; i < n; i++)
@@ -458,7 +478,8 @@ int tool_scan(struct emit *e, const char *text, size_t len,
 	      const char *command)
 {
 	unsigned before = e->nfacts, added = 0;
-	size_t k = 0, ncited;
+	size_t k = 0, ncited, nseen = 0;
+	uint64_t seen[TOOL_SEEN_MAX];
 	uint32_t *lines;
 	struct lines it;
 	struct line raw;
@@ -472,7 +493,16 @@ int tool_scan(struct emit *e, const char *text, size_t len,
 		struct line t = cleaned(raw);
 		struct reading r;
 
-		if (t.len < 4 || cited(lines, ncited, t.no + e->line_base) ||
+		if (t.len < 4)
+			continue;
+		/* an app_error counts equal lines in one fact citing the
+		 * first: the later copies are its too */
+		if (cited(lines, ncited, t.no + e->line_base)) {
+			if (nseen < TOOL_SEEN_MAX)
+				seen[nseen++] = text_hash(&t);
+			continue;
+		}
+		if (seen_before(seen, nseen, text_hash(&t)) ||
 		    !read_error(e->fb, &t, command, &r) ||
 		    application_line(e, &t))
 			continue;

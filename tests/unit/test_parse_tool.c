@@ -286,6 +286,33 @@ static void test_in_a_paste(void **state)
 	done(&p);
 }
 
+/* An application's error line twice: one app_error counts both (it cites
+ * the first), and the copy is no tool's error either. */
+static void test_copies_of_an_application_line(void **state)
+{
+	struct parsed p = { kb_base(), 0 };
+	struct diag *d = diag_new();
+	struct blocks_summary sum;
+	struct emit e;
+	static const char twice[] =
+		"ibv_rc_pingpong: ibv_create_qp failed: Cannot allocate memory\n"
+		"ibv_rc_pingpong: ibv_create_qp failed: Cannot allocate memory\n";
+
+	(void)state;
+	emit_init(&e, p.fb, "paste.txt");
+	e.scan = logscan_new(p.fb, d);
+	e.app_scan = logscan_new_for(p.fb, "app_message", NULL);
+	p.facts = blocks_parse(&e, twice, strlen(twice), &sum);
+	assert_int_equal(count(&p, "app_error"), 1);
+	assert_int_equal(num(nth(&p, "app_error", 0), "count"), 2);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	blocks_summary_release(&sum);
+	logscan_free(e.scan);
+	logscan_free(e.app_scan);
+	diag_free(d);
+	done(&p);
+}
+
 /* Bounds: a huge line, NUL bytes, a name longer than a program's. */
 static void test_hostile(void **state)
 {
@@ -338,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_not_errors),
 		cmocka_unit_test(test_names_are_data),
 		cmocka_unit_test(test_in_a_paste),
+		cmocka_unit_test(test_copies_of_an_application_line),
 		cmocka_unit_test(test_hostile),
 	};
 

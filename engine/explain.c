@@ -280,33 +280,40 @@ static void miss_walk(struct miss_search *s, size_t depth)
 	}
 }
 
-/* How many of p's tests f passes, each alone under the bindings of the
- * best partial match (a variable it left unbound binds to anything). */
+/* How many of p's tests f passes, in the pattern's order, under the
+ * bindings of the best partial match (a variable it left unbound binds
+ * to anything) and those the tests before it bound on f: "cap_speed_gts:
+ * $cap" binds $cap for "sta_speed_gts lt $cap".  A test that fails binds
+ * nothing. */
 static size_t tests_held(const struct pattern *p, const struct fact *f,
 			 const struct explain_miss *m, size_t nvars,
 			 uint64_t *failed)
 {
+	struct bindings b;
 	size_t held = 0;
 
 	*failed = 0;
+	bindings_init(&b, nvars);
+	for (size_t v = 0; v < nvars; v++)
+		if (m->bound[v]) {
+			b.values[v] = m->values[v];
+			b.bound[v] = true;
+		}
 	for (size_t i = 0; i < p->ntests; i++) {
 		struct pattern one = *p;
-		struct bindings b;
+		size_t mark = b.ntrail;
 
 		one.tests = &p->tests[i];
 		one.ntests = 1;
-		bindings_init(&b, nvars);
-		for (size_t v = 0; v < nvars; v++)
-			if (m->bound[v]) {
-				b.values[v] = m->values[v];
-				b.bound[v] = true;
-			}
-		if (match_pattern(&one, f, &b, NULL, NULL) == 1)
+		if (match_pattern(&one, f, &b, NULL, NULL) == 1) {
 			held++;
-		else if (i < 64)
-			*failed |= (uint64_t)1 << i;
-		bindings_release(&b);
+		} else {
+			bindings_undo(&b, mark);
+			if (i < 64)
+				*failed |= (uint64_t)1 << i;
+		}
 	}
+	bindings_release(&b);
 	return held;
 }
 

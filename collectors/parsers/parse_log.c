@@ -1086,6 +1086,21 @@ static bool source_at_start(const struct emit *e, const struct line *ln)
 	return hits > 0;
 }
 
+/* Whether signature id is a user-space program's (the verbs layer:
+ * libibverbs, perftest), whose lines are no kernel's. */
+static bool user_space(const struct fact_base *fb, const char *id)
+{
+	struct value v = value_str(id, strlen(id));
+	const uint32_t *ids;
+	const char *layer;
+	size_t n;
+
+	ids = fact_base_lookup(fb, sym_intern_cstr("signature"),
+			       sym_intern_cstr("id"), &v, &n);
+	layer = n ? fact_text(fact_base_get(fb, ids[0]), "layer") : NULL;
+	return layer && !strcmp(layer, "verbs");
+}
+
 /* Whether a signature more specific than the generic fallbacks knows the
  * line's message: a driver's own words mark a kernel line wherever it is
  * found, even quoted without its prefix ("Only 0 MSI-X interrupts
@@ -1101,17 +1116,34 @@ static bool known_message(const struct emit *e, const struct line *ln)
 	stamp(ln->p, ln->len, &st);
 	n = logscan_match(e->scan, ln->p + st.msg, ln->len - st.msg, hits,
 			  LOG_HITS_MAX, &limit);
-	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++)
-		if (scope_of(e->fb, logscan_id(e->scan, hits[i].sig)) < 3)
+	for (size_t i = 0; i < n && i < LOG_HITS_MAX; i++) {
+		const char *id = logscan_id(e->scan, hits[i].sig);
+
+		if (scope_of(e->fb, id) < 3 && !user_space(e->fb, id))
 			return true;
+	}
 	return false;
 }
 
+/* A pasted line is a kernel line when a kernel signature knows its
+ * words, or when it starts under a known module's name with the
+ * kernel's own framing: a prefix (time, level, host) or dev_printk's
+ * "<driver> <device>: ".  A bare "<module>: text" is how people write
+ * "ib_uverbs: not loaded" or YAML's "siw: enabled" as often as it is
+ * pr_fmt, so alone it is none. */
 bool log_pasted_line(const struct emit *e, const struct line *ln)
 {
 	struct line t = line_trim(*ln);
+	struct stamp st;
 
-	return t.len && (source_at_start(e, &t) || known_message(e, &t));
+	if (!t.len)
+		return false;
+	if (known_message(e, &t))
+		return true;
+	stamp(t.p, t.len, &st);
+	if (!st.any && !st.host[0] && st.level < 0 && !log_driver_line(&t))
+		return false;
+	return source_at_start(e, &t);
 }
 
 /* A line of the dictionary /dev/kmsg prints after a record (" KEY=value",

@@ -50,8 +50,8 @@ static void test_colour_is_the_documents(void **state)
 {
 	struct diag *d = diag_new();
 	struct analysis *a = analyze(d);
-	const struct report_opts on = { false, "analyze", true };
-	const struct report_opts off = { false, "analyze", false };
+	const struct report_opts on = { .command = "analyze", .color = true };
+	const struct report_opts off = { .command = "analyze" };
 	struct report_doc *c = report_doc_new(a, &on);
 	struct report_doc *p = report_doc_new(a, &off);
 	char *t1 = text_of(c), *t2 = text_of(p), *t3 = text_of(c);
@@ -74,7 +74,7 @@ static void test_one_walk_feeds_every_renderer(void **state)
 {
 	struct diag *d = diag_new();
 	struct analysis *a = analyze(d);
-	const struct report_opts ro = { true, "analyze", false };
+	const struct report_opts ro = { .explain = true, .command = "analyze" };
 	struct report_doc *doc = report_doc_new(a, &ro);
 	struct json *j = report_json(doc);
 	const struct json *diags = json_get(j, "diagnoses");

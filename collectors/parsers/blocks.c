@@ -277,17 +277,6 @@ static size_t prompt_end(const struct line *w, size_t n, bool *bare)
 	return 0;
 }
 
-static struct line base_name(struct line w)
-{
-	const char *slash = memrchr(w.p, '/', w.len);
-
-	if (slash) {
-		w.len -= (size_t)(slash + 1 - w.p);
-		w.p = slash + 1;
-	}
-	return w;
-}
-
 static bool command_is(const struct line *w, const char *name)
 {
 	size_t n = strlen(name);
@@ -433,7 +422,7 @@ static void command_arg(const struct cmdline *c, size_t cmd, size_t end,
 	if (!w)
 		return;
 	if (k->arg == ARG_TOOL) {
-		struct line b = base_name(*w);
+		struct line b = line_basename(*w);
 
 		copy_word(&b, u->arg, sizeof(u->arg));
 	} else {
@@ -573,7 +562,7 @@ static void pipeline(const struct cmdline *c, size_t end,
 			i = to;
 			continue;
 		}
-		name = base_name(c->w[from]);
+		name = line_basename(c->w[from]);
 		if (line_eq(&name, "grep") || line_eq(&name, "egrep") ||
 		    line_eq(&name, "fgrep")) {
 			if (!grep_stage(c, from, to, &sb))
@@ -635,13 +624,13 @@ static bool read_command(const struct line *rest, struct command_use *u)
 	found = true;
 	line_copy(rest, u->text, sizeof(u->text));
 	{
-		struct line prog = base_name(c->w[at]);
+		struct line prog = line_basename(c->w[at]);
 
 		line_copy(&prog, u->tool, sizeof(u->tool));
 	}
 	end = own_end(c, at);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		struct line name = base_name(c->w[at]);
+		struct line name = line_basename(c->w[at]);
 		if (!command_is(&name, commands[i].command) ||
 		    !holds_words(c, at + 1, end, commands[i].sub))
 			continue;

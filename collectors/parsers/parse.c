@@ -56,6 +56,17 @@ struct line line_trim(struct line ln)
 	return ln;
 }
 
+struct line line_basename(struct line ln)
+{
+	const char *slash = memrchr(ln.p, '/', ln.len);
+
+	if (slash) {
+		ln.len -= (size_t)(slash + 1 - ln.p);
+		ln.p = slash + 1;
+	}
+	return ln;
+}
+
 bool line_starts(const struct line *ln, const char *prefix)
 {
 	size_t n = strlen(prefix);

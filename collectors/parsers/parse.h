@@ -30,6 +30,8 @@ bool lines_next(struct lines *it, struct line *ln);
 
 /* Trims spaces and tabs at both ends. */
 struct line line_trim(struct line ln);
+/* What follows the last '/' ("/usr/sbin/ibstat" gives "ibstat"). */
+struct line line_basename(struct line ln);
 bool line_starts(const struct line *ln, const char *prefix);
 bool line_eq(const struct line *ln, const char *s);
 bool line_contains(const struct line *ln, const char *s);

@@ -581,19 +581,26 @@ static void count_hit(struct scan *sc, const struct logscan_hit *h,
 	ev->last_ts = st->ts;
 }
 
+/* Field name of the kb signature id; NULL when it has none. */
+static const char *signature_text(const struct fact_base *fb, const char *id,
+				  const char *name)
+{
+	struct value v = value_str(id, strlen(id));
+	const uint32_t *ids;
+	size_t n;
+
+	ids = fact_base_lookup(fb, sym_intern_cstr("signature"),
+			       sym_intern_cstr("id"), &v, &n);
+	return n ? fact_text(fact_base_get(fb, ids[0]), name) : NULL;
+}
+
 /* How general a signature is (its kb 'scope'): 0 specific, 1 family,
  * 2 driver, 3 generic. */
 static int scope_of(const struct fact_base *fb, const char *id)
 {
 	static const char *const scopes[] = { "family", "driver", "generic" };
-	struct value v = value_str(id, strlen(id));
-	const uint32_t *ids;
-	const char *scope;
-	size_t n;
+	const char *scope = signature_text(fb, id, "scope");
 
-	ids = fact_base_lookup(fb, sym_intern_cstr("signature"),
-			       sym_intern_cstr("id"), &v, &n);
-	scope = n ? fact_text(fact_base_get(fb, ids[0]), "scope") : NULL;
 	for (int i = 0; scope && i < 3; i++)
 		if (!strcmp(scope, scopes[i]))
 			return i + 1;
@@ -1090,14 +1097,8 @@ static bool source_at_start(const struct emit *e, const struct line *ln)
  * libibverbs, perftest), whose lines are no kernel's. */
 static bool user_space(const struct fact_base *fb, const char *id)
 {
-	struct value v = value_str(id, strlen(id));
-	const uint32_t *ids;
-	const char *layer;
-	size_t n;
+	const char *layer = signature_text(fb, id, "layer");
 
-	ids = fact_base_lookup(fb, sym_intern_cstr("signature"),
-			       sym_intern_cstr("id"), &v, &n);
-	layer = n ? fact_text(fact_base_get(fb, ids[0]), "layer") : NULL;
 	return layer && !strcmp(layer, "verbs");
 }
 

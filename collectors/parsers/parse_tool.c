@@ -69,17 +69,6 @@ struct reading {
 	struct line library;
 };
 
-static struct line base_of(struct line w)
-{
-	const char *slash = memrchr(w.p, '/', w.len);
-
-	if (slash) {
-		w.len -= (size_t)(slash + 1 - w.p);
-		w.p = slash + 1;
-	}
-	return w;
-}
-
 const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 {
 	char name[TOOL_NAME_MAX + 1];
@@ -87,7 +76,7 @@ const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 	struct value key;
 	const uint32_t *ids;
 	size_t k = 0;
-	struct line w = base_of((struct line){ tool, n, 0 });
+	struct line w = line_basename((struct line){ tool, n, 0 });
 
 	if (!w.len || w.len > TOOL_NAME_MAX)
 		return NULL;
@@ -133,7 +122,7 @@ static bool head(const struct line *t, struct line *name, struct line *rest)
 
 static bool is_runner(const struct line *name)
 {
-	struct line b = base_of(*name);
+	struct line b = line_basename(*name);
 
 	if (b.len && b.p[0] == '-') /* a login shell: "-bash" */
 		b.p++, b.len--;
@@ -452,7 +441,7 @@ static void emit_reading(struct emit *e, const struct line *t,
 {
 	struct fact *f = emit_begin(e, "tool_error", t);
 	const char *reason = reason_names[r->reason];
-	struct line tool = base_of(r->tool), mod;
+	struct line tool = line_basename(r->tool), mod;
 	char device[TOOL_NAME_MAX + 1];
 	const char *entry;
 

@@ -459,12 +459,17 @@ static void order_causes(struct diagnosis_list *l, const struct engine *e)
 	free(links);
 }
 
-static bool is_fallback(const struct rule *r)
+static bool has_tag(const struct rule *r, const char *tag)
 {
 	for (size_t i = 0; i < r->ntags; i++)
-		if (!strcmp(r->tags[i], "fallback"))
+		if (!strcmp(r->tags[i], tag))
 			return true;
 	return false;
+}
+
+static bool is_fallback(const struct rule *r)
+{
+	return has_tag(r, "fallback");
 }
 
 /* Whether fact id is host evidence (collected, not knowledge or
@@ -580,6 +585,69 @@ static void drop_explained_fallbacks(const struct engine *e,
 	free(cited);
 }
 
+static bool is_suspect(const struct diagnosis *dg)
+{
+	return has_tag(dg->rule, "suspect");
+}
+
+/* Whether a and b cite one line of host evidence. */
+static bool share_evidence(const struct diagnosis *a,
+			   const struct diagnosis *b)
+{
+	for (size_t i = 0; i < a->nevidence; i++)
+		for (size_t j = 0; j < b->nevidence; j++)
+			if (a->evidence[i].src && a->evidence[i].line &&
+			    a->evidence[i].src == b->evidence[j].src &&
+			    a->evidence[i].line == b->evidence[j].line)
+				return true;
+	return false;
+}
+
+/* Whether a confirmed diagnosis (not a suspect, at warning or above)
+ * answers the suspect s: it is of s's layer, or it explains a symptom
+ * that cites the evidence s was raised from. */
+static bool suspect_answered(const struct engine *e,
+			     const struct diagnosis_list *l,
+			     const struct diagnosis *s)
+{
+	for (size_t c = 0; c < l->n; c++) {
+		const struct diagnosis *cause = l->items[c];
+
+		if (is_suspect(cause) || cause->severity < SEVERITY_WARNING)
+			continue;
+		if (cause->layer == s->layer)
+			return true;
+		for (size_t y = 0; y < l->n; y++)
+			if (y != c && !is_suspect(l->items[y]) &&
+			    rule_explains(cause, l->items[y]->id, e) &&
+			    share_evidence(l->items[y], s))
+				return true;
+	}
+	return false;
+}
+
+/* A suspect (a rule tagged 'suspect': a cause a symptom points at, not
+ * yet confirmed) gives way to a confirmed diagnosis that answers its
+ * check (suspect_answered). */
+static void drop_answered_suspects(const struct engine *e,
+				   struct diagnosis_list *l)
+{
+	bool *drop = xcalloc(l->n ? l->n : 1, sizeof(*drop));
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		drop[i] = is_suspect(l->items[i]) &&
+			  suspect_answered(e, l, l->items[i]);
+	for (size_t i = 0; i < l->n; i++) {
+		if (drop[i])
+			free_diagnosis(l->items[i]);
+		else
+			l->items[kept++] = l->items[i];
+	}
+	l->n = kept;
+	free(drop);
+}
+
 struct diagnosis_list *diagnosis_collect(const struct engine *e,
 					 const struct fact_base *fb)
 {
@@ -609,6 +677,7 @@ struct diagnosis_list *diagnosis_collect(const struct engine *e,
 	free(g.evcap);
 	free(g.slots);
 	drop_explained_fallbacks(e, fb, g.l);
+	drop_answered_suspects(e, g.l);
 	order_causes(g.l, e);
 	return g.l;
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
@@ -290,6 +291,60 @@ static void test_explains_many(void **state)
 	done(&r);
 }
 
+/* A suspect stands below the symptom until a confirmed diagnosis of its
+ * layer, or a cause of the symptom it was raised from, answers it. */
+static void test_suspects_give_way(void **state)
+{
+	static const char base[] =
+		"language: 1\nrules:\n"
+		"  - id: sym\n    title: Sym\n    layer: verbs\n"
+		"    severity: error\n    confidence: 0.8\n"
+		"    when: [tool_error: {tool: $t}]\n"
+		"    diagnose: {message: \"{t} sees nothing\"}\n"
+		"  - id: sus\n    title: Sus\n    layer: hardware\n"
+		"    severity: warning\n    confidence: 0.4\n    tags: [suspect]\n"
+		"    when: [tool_error: {tool: $t}]\n"
+		"    diagnose: {message: \"check the adapter\"}\n"
+		"  - id: hw\n    title: HW\n    layer: hardware\n"
+		"    severity: error\n    confidence: 0.9\n"
+		"    when: [pcie: {pci: $p}]\n"
+		"    diagnose: {message: \"{p} fault\"}\n"
+		"  - id: cause\n    title: Cause\n    layer: kernel_module\n"
+		"    severity: error\n    confidence: 0.9\n"
+		"    when: [kconfig: {name: $n}]\n"
+		"    diagnose: {message: \"{n}\", explains: [sym]}\n";
+	struct run r = { 0 };
+
+	(void)state;
+	r.fb = fact_base_new();
+	add_fact(r.fb, "tool_error", "tool=ibv_devinfo", NULL);
+	go(&r, base);
+	assert_int_equal(r.dl->n, 2);
+	assert_string_equal(r.dl->items[0]->id, "sym");
+	assert_string_equal(r.dl->items[1]->id, "sus");
+	done(&r);
+
+	memset(&r, 0, sizeof(r));
+	r.fb = fact_base_new();
+	add_fact(r.fb, "tool_error", "tool=ibv_devinfo", NULL);
+	add_fact(r.fb, "pcie", "pci=0000:3b:00.0", NULL);
+	go(&r, base);
+	assert_int_equal(r.dl->n, 2);
+	for (size_t i = 0; i < r.dl->n; i++)
+		assert_string_not_equal(r.dl->items[i]->id, "sus");
+	done(&r);
+
+	memset(&r, 0, sizeof(r));
+	r.fb = fact_base_new();
+	add_fact(r.fb, "tool_error", "tool=ibv_devinfo", NULL);
+	add_fact(r.fb, "kconfig", "name=CONFIG_INFINIBAND", NULL);
+	go(&r, base);
+	assert_int_equal(r.dl->n, 2);
+	assert_string_equal(r.dl->items[0]->id, "cause");
+	assert_string_equal(r.dl->items[1]->id, "sym");
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_one_rule_counts_once),
 		cmocka_unit_test(test_evidence_through_derived_facts),
 		cmocka_unit_test(test_explains_many),
+		cmocka_unit_test(test_suspects_give_way),
 	};
 
 	return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);

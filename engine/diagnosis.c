@@ -603,9 +603,10 @@ static bool share_evidence(const struct diagnosis *a,
 	return false;
 }
 
-/* Whether a confirmed diagnosis (not a suspect, at warning or above)
- * answers the suspect s: it is of s's layer, or it explains a symptom
- * that cites the evidence s was raised from. */
+/* Whether a confirmed diagnosis (not a suspect, not tagged 'symptom' as a
+ * restatement of what was seen, at warning or above) answers the suspect
+ * s: it is of s's layer, or it explains a symptom that cites the evidence
+ * s was raised from. */
 static bool suspect_answered(const struct engine *e,
 			     const struct diagnosis_list *l,
 			     const struct diagnosis *s)
@@ -613,7 +614,8 @@ static bool suspect_answered(const struct engine *e,
 	for (size_t c = 0; c < l->n; c++) {
 		const struct diagnosis *cause = l->items[c];
 
-		if (is_suspect(cause) || cause->severity < SEVERITY_WARNING)
+		if (is_suspect(cause) || has_tag(cause->rule, "symptom") ||
+		    cause->severity < SEVERITY_WARNING)
 			continue;
 		if (cause->layer == s->layer)
 			return true;

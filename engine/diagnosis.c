@@ -590,16 +590,67 @@ static bool is_suspect(const struct diagnosis *dg)
 	return has_tag(dg->rule, "suspect");
 }
 
-/* Whether a and b cite one line of host evidence. */
-static bool share_evidence(const struct diagnosis *a,
-			   const struct diagnosis *b)
+/* Whether firing fi, or a firing that asserted a fact it matched, matched
+ * the host fact id. */
+static bool firing_uses(const struct engine *e, const struct fact_base *fb,
+			const struct firing *fi, uint32_t id, int depth)
 {
-	for (size_t i = 0; i < a->nevidence; i++)
-		for (size_t j = 0; j < b->nevidence; j++)
-			if (a->evidence[i].src && a->evidence[i].line &&
-			    a->evidence[i].src == b->evidence[j].src &&
-			    a->evidence[i].line == b->evidence[j].line)
-				return true;
+	if (depth > EVIDENCE_DEPTH)
+		return false;
+	for (size_t i = 0; i < fi->rule->npatterns; i++) {
+		const struct fact *f = fact_base_get(fb, fi->facts[i]);
+		const struct firing *by;
+
+		if (!f)
+			continue;
+		if (fi->facts[i] == id)
+			return true;
+		by = engine_asserted_by(e, f);
+		if (by && firing_uses(e, fb, by, id, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* Whether a diagnosis of dg's firings matched the host fact id. */
+static bool diagnosis_uses(const struct engine *e, const struct fact_base *fb,
+			   const struct diagnosis *dg, uint32_t id)
+{
+	for (size_t k = 0; k < dg->nfirings; k++)
+		if (firing_uses(e, fb, engine_firing(e, dg->firings[k]), id, 0))
+			return true;
+	return false;
+}
+
+/* Whether firing fi (through the facts it derived from) and diagnosis y
+ * matched one host fact. */
+static bool firing_shares(const struct engine *e, const struct fact_base *fb,
+			  const struct firing *fi, const struct diagnosis *y,
+			  int depth)
+{
+	if (depth > EVIDENCE_DEPTH)
+		return false;
+	for (size_t i = 0; i < fi->rule->npatterns; i++) {
+		const struct fact *f = fact_base_get(fb, fi->facts[i]);
+		const struct firing *by;
+
+		if (!f || !host_fact(f))
+			continue;
+		by = engine_asserted_by(e, f);
+		if (by ? firing_shares(e, fb, by, y, depth + 1) :
+			 diagnosis_uses(e, fb, y, fi->facts[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Whether suspect s and diagnosis y were raised from one host fact. */
+static bool share_evidence(const struct engine *e, const struct fact_base *fb,
+			   const struct diagnosis *s, const struct diagnosis *y)
+{
+	for (size_t k = 0; k < s->nfirings; k++)
+		if (firing_shares(e, fb, engine_firing(e, s->firings[k]), y, 0))
+			return true;
 	return false;
 }
 
@@ -608,6 +659,7 @@ static bool share_evidence(const struct diagnosis *a,
  * s: it is of s's layer, or it explains a symptom that cites the evidence
  * s was raised from. */
 static bool suspect_answered(const struct engine *e,
+			     const struct fact_base *fb,
 			     const struct diagnosis_list *l,
 			     const struct diagnosis *s)
 {
@@ -622,7 +674,7 @@ static bool suspect_answered(const struct engine *e,
 		for (size_t y = 0; y < l->n; y++)
 			if (y != c && !is_suspect(l->items[y]) &&
 			    rule_explains(cause, l->items[y]->id, e) &&
-			    share_evidence(l->items[y], s))
+			    share_evidence(e, fb, s, l->items[y]))
 				return true;
 	}
 	return false;
@@ -632,6 +684,7 @@ static bool suspect_answered(const struct engine *e,
  * yet confirmed) gives way to a confirmed diagnosis that answers its
  * check (suspect_answered). */
 static void drop_answered_suspects(const struct engine *e,
+				   const struct fact_base *fb,
 				   struct diagnosis_list *l)
 {
 	bool *drop = xcalloc(l->n ? l->n : 1, sizeof(*drop));
@@ -639,7 +692,7 @@ static void drop_answered_suspects(const struct engine *e,
 
 	for (size_t i = 0; i < l->n; i++)
 		drop[i] = is_suspect(l->items[i]) &&
-			  suspect_answered(e, l, l->items[i]);
+			  suspect_answered(e, fb, l, l->items[i]);
 	for (size_t i = 0; i < l->n; i++) {
 		if (drop[i])
 			free_diagnosis(l->items[i]);
@@ -679,7 +732,7 @@ struct diagnosis_list *diagnosis_collect(const struct engine *e,
 	free(g.evcap);
 	free(g.slots);
 	drop_explained_fallbacks(e, fb, g.l);
-	drop_answered_suspects(e, g.l);
+	drop_answered_suspects(e, fb, g.l);
 	order_causes(g.l, e);
 	return g.l;
 }

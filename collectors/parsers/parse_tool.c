@@ -88,7 +88,8 @@ const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 		return fact_text(fact_base_get(fb, ids[0]), "name");
 	ids = fact_base_of_kind(fb, kind, &k);
 	for (size_t i = 0; i < k; i++) {
-		const char *pat = fact_text(fact_base_get(fb, ids[i]), "name");
+		const struct value *v = fact_get(fact_base_get(fb, ids[i]), field);
+		const char *pat = v ? value_text(v) : NULL;
 
 		/* patterns start with a letter: the first one sieves */
 		if (pat && pat[0] == name[0] && strchr(pat, '*') &&
@@ -491,7 +492,8 @@ int tool_scan(struct emit *e, const char *text, size_t len,
 				seen[nseen++] = text_hash(&t);
 			continue;
 		}
-		if (seen_before(seen, nseen, text_hash(&t)) ||
+		/* no line was cited yet: no hash to compare with */
+		if ((nseen && seen_before(seen, nseen, text_hash(&t))) ||
 		    !read_error(e->fb, &t, command, &r) ||
 		    application_line(e, &t))
 			continue;

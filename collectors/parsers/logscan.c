@@ -53,6 +53,9 @@ struct logscan {
 	size_t nstates;
 	uint32_t gen;
 	size_t *queue; /* signatures to confirm on this line */
+	/* No literal holds a newline: the automaton is at its root at the
+	 * start of every line, so that the sieve's hits confirm lines. */
+	bool line_roots;
 	struct litset *factors; /* tagged with the signature index */
 	bool no_factors; /* logscan_use_factors(false) */
 };
@@ -141,6 +144,7 @@ static void classify(struct builder *b)
 	for (int c = 0; c < 256; c++)
 		ls->cls[c] = used[c] ? (uint16_t)n++ : 0;
 	ls->nclasses = n;
+	ls->line_roots = !used['\n'];
 }
 
 /* The trie of the literals, in the order they were added (the order in
@@ -358,8 +362,9 @@ struct lane {
 	uint32_t t;
 };
 
-/* A literal ended at l->p: note the offset, and go on after the line
- * (one offset a line is enough), from the root. */
+/* A literal ended at l->p: note the offset (shifted left by one, the low
+ * bit set when a literal other than a mark ended there), and go on after
+ * the line (one offset a line is enough), from the root. */
 static void sieve_hit(struct lane *l, const unsigned char *base,
 		      struct logscan_sieve *sv)
 {
@@ -367,7 +372,7 @@ static void sieve_hit(struct lane *l, const unsigned char *base,
 		memchr(l->p, '\n', (size_t)(l->end - l->p));
 
 	xgrow(&sv->at, &sv->cap, sv->n + 1, sizeof(*sv->at));
-	sv->at[sv->n++] = (size_t)(l->p - base);
+	sv->at[sv->n++] = (size_t)(l->p - base) << 1 | !!(l->t & HIT);
 	l->p = nl ? nl + 1 : l->end;
 	l->t = 0;
 }
@@ -466,9 +471,23 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
 
 bool logscan_sieve_any(struct logscan_sieve *sv, size_t from, size_t to)
 {
-	while (sv->next < sv->n && sv->at[sv->next] < from)
+	while (sv->next < sv->n && sv->at[sv->next] >> 1 < from)
 		sv->next++;
-	return sv->next < sv->n && sv->at[sv->next] < to;
+	return sv->next < sv->n && sv->at[sv->next] >> 1 < to;
+}
+
+bool logscan_sieve_relevant(const struct logscan *ls, struct logscan_sieve *sv,
+			    const char *text, size_t from, size_t to)
+{
+	if (!logscan_sieve_any(sv, from, to))
+		return false;
+	/* The sieve walked the line from the root and stopped where a
+	 * signature's or a source's literal ended inside it: so does
+	 * logscan_relevant.  It stops at a mark too, and then goes on to
+	 * the next line, so a mark's line is walked again. */
+	if (ls->line_roots && (sv->at[sv->next] & 1))
+		return true;
+	return logscan_relevant(ls, text + from, to - from);
 }
 
 void logscan_sieve_release(struct logscan_sieve *sv)

@@ -900,8 +900,8 @@ int app_scan(struct emit *e, const char *text, size_t len)
 		/* No application line starts with '#': a comment or heading
 		 * a person added to the paste. */
 		if ((ln.len && ln.p[0] == '#') ||
-		    !logscan_sieve_any(&sieve, at, at + ln.len) ||
-		    !logscan_relevant(sc.ls, ln.p, ln.len))
+		    !logscan_sieve_relevant(sc.ls, &sieve, text, at,
+					    at + ln.len))
 			continue;
 		n = logscan_match(sc.ls, ln.p, ln.len, hits, APP_HITS_MAX,
 				  &limit);

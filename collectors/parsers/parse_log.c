@@ -1366,7 +1366,8 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 			   (strict && log_pasted_line(sc->e, &ln)) ||
 			   (!strict &&
 			    logscan_sieve_any(&s->sieve, at, at + ln.len) &&
-			    (logscan_relevant(sc->ls, ln.p, ln.len) ||
+			    (logscan_sieve_relevant(sc->ls, &s->sieve, text, at,
+						    at + ln.len) ||
 			     source_at_start(sc->e, &ln))));
 		/* a line with no literal of the sieve holds no mark (without
 		 * a scanner every line is looked at) */

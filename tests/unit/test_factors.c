@@ -224,6 +224,64 @@ static void test_sieve_keeps_every_relevant_line(void **state)
 	fact_base_free(kb);
 }
 
+/* logscan_sieve_relevant takes exactly the lines that logscan_sieve_any
+ * and logscan_relevant take together, for both scanners: lines whose
+ * sieve stop is a literal, a mark before a literal (the sieve stops at
+ * the mark), a literal cut by the carriage return a line reader drops. */
+static void test_sieve_relevant_is_any_and_relevant(void **state)
+{
+	static const char *const texts[] = {
+		"mlx5_core 0000:3b:00.0: cmd failed\nnoise\n",
+		"CPU: 3 PID: 1 Comm: ib_core Not tainted\n"
+		"Linux version 6.1.0 mlx5_core 0000:3b:00.0: x\n",
+		"noise\r\nib0: Lost carrier\r\nmlx5_cor\r\n"
+		"slurmstepd: error: ibv_create_qp failed\n",
+		"NCCL WARN NET/IB : Got completion with error 12\n"
+		"[1] UCX  ERROR ibv_reg_mr failed: Cannot allocate memory\n",
+	};
+	struct fact_base *kb = fact_base_new();
+	struct diag *d = diag_new();
+	struct logscan *scan[2];
+	size_t taken = 0;
+
+	(void)state;
+	assert_true(kb_load_dir(kb, "kb", "kb", d) >= 0);
+	scan[0] = logscan_new(kb, d);
+	scan[1] = logscan_new_for(kb, "app_message", d);
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+			const char *t = texts[i];
+			size_t len = strlen(t);
+			struct logscan_sieve a = { 0 }, b = { 0 };
+
+			logscan_sieve(scan[k], t, len, &a);
+			logscan_sieve(scan[k], t, len, &b);
+			for (size_t at = 0; at < len;) {
+				const char *nl = memchr(t + at, '\n', len - at);
+				size_t end = nl ? (size_t)(nl - t) : len;
+				size_t n = end - at;
+				bool want, got;
+
+				if (n && t[end - 1] == '\r')
+					n--;
+				want = logscan_sieve_any(&a, at, at + n) &&
+				       logscan_relevant(scan[k], t + at, n);
+				got = logscan_sieve_relevant(scan[k], &b, t, at,
+							     at + n);
+				assert_int_equal(want, got);
+				taken += got;
+				at = end + 1;
+			}
+			logscan_sieve_release(&a);
+			logscan_sieve_release(&b);
+		}
+	assert_true(taken >= 4);
+	logscan_free(scan[0]);
+	logscan_free(scan[1]);
+	diag_free(d);
+	fact_base_free(kb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_factors_hold_for_kb_examples),
 		cmocka_unit_test(test_litset_counts_every_occurrence),
 		cmocka_unit_test(test_sieve_keeps_every_relevant_line),
+		cmocka_unit_test(test_sieve_relevant_is_any_and_relevant),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1302,7 +1302,7 @@ const size_t log_nmarks = ARRAY_SIZE(log_marks);
 static bool marked(const struct line *ln)
 {
 	for (size_t i = 0; i < log_nmarks; i++)
-		if (memmem(ln->p, ln->len, log_marks[i], strlen(log_marks[i])))
+		if (line_contains(ln, log_marks[i]))
 			return true;
 	return false;
 }

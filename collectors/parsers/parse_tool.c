@@ -74,6 +74,7 @@ struct reading {
  * looked up by its text only. */
 struct tools {
 	const struct fact_base *fb;
+	uint32_t kind, field; /* the symbols "tool" and "name" */
 	bool pattern_first[256];
 };
 
@@ -85,6 +86,8 @@ static void tools_init(struct tools *tl, const struct fact_base *fb)
 
 	memset(tl, 0, sizeof(*tl));
 	tl->fb = fb;
+	tl->kind = sym_intern_cstr("tool");
+	tl->field = field;
 	for (size_t i = 0; i < k; i++) {
 		const struct value *v = fact_get(fact_base_get(fb, ids[i]), field);
 		const char *pat = v ? value_text(v) : NULL;
@@ -94,24 +97,26 @@ static void tools_init(struct tools *tl, const struct fact_base *fb)
 	}
 }
 
-static const char *entry_of(const struct fact_base *fb,
-			    const bool *pattern_first, const char *tool,
+static const char *entry_of(const struct tools *tl, const char *tool,
 			    size_t n);
 
 const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 {
-	return entry_of(fb, NULL, tool, n);
+	struct tools tl;
+
+	tools_init(&tl, fb);
+	return entry_of(&tl, tool, n);
 }
 
-/* tool_entry; with pattern_first (struct tools), the patterns are tried
- * only for a name that starts with the first byte of one. */
-static const char *entry_of(const struct fact_base *fb,
-			    const bool *pattern_first, const char *tool,
+/* tool_entry, the kb's patterns tried only for a name that starts with
+ * the first byte of one (struct tools). */
+static const char *entry_of(const struct tools *tl, const char *tool,
 			    size_t n)
 {
+	const struct fact_base *fb = tl->fb;
 	char name[TOOL_NAME_MAX + 1];
-	uint32_t kind = sym_intern_cstr("tool"), field = sym_intern_cstr("name");
-	struct value key;
+	uint32_t kind = tl->kind, field = tl->field;
+	struct value key = { .type = VALUE_STRING };
 	const uint32_t *ids;
 	size_t k = 0;
 	struct line w = line_basename((struct line){ tool, n, 0 });
@@ -120,11 +125,13 @@ static const char *entry_of(const struct fact_base *fb,
 		return NULL;
 	memcpy(name, w.p, w.len);
 	name[w.len] = '\0';
-	key = value_str(name, w.len);
-	ids = fact_base_lookup(fb, kind, field, &key, &k);
+	/* a name never interned is no fact's: looked up without interning
+	 * it, so that the words of a log do not fill the symbol table */
+	key.sym = sym_find(name, w.len);
+	ids = key.sym ? fact_base_lookup(fb, kind, field, &key, &k) : NULL;
 	if (k)
 		return fact_text(fact_base_get(fb, ids[0]), "name");
-	if (pattern_first && !pattern_first[(unsigned char)name[0]])
+	if (!tl->pattern_first[(unsigned char)name[0]])
 		return NULL;
 	ids = fact_base_of_kind(fb, kind, &k);
 	for (size_t i = 0; i < k; i++) {
@@ -146,7 +153,7 @@ bool tool_known(const struct fact_base *fb, const char *tool, size_t n)
 
 static bool known(const struct tools *tl, const char *tool, size_t n)
 {
-	return entry_of(tl->fb, tl->pattern_first, tool, n) != NULL;
+	return entry_of(tl, tool, n) != NULL;
 }
 
 /* Splits "NAME: rest" where NAME is one word (no space) of at most

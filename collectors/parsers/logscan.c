@@ -57,6 +57,8 @@ struct logscan {
 	 * start of every line, so that the sieve's hits confirm lines. */
 	bool line_roots;
 	struct litset *factors; /* tagged with the signature index */
+	struct litset *factors_folded; /* those that hold in any case */
+	bool any_folded;
 	bool no_factors; /* logscan_use_factors(false) */
 };
 
@@ -80,6 +82,7 @@ void logscan_free(struct logscan *ls)
 	free(ls->dict);
 	free(ls->queue);
 	litset_free(ls->factors);
+	litset_free(ls->factors_folded);
 	free(ls);
 }
 
@@ -270,9 +273,11 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	sig->seen = 0;
 	sig->factor_seen = 0;
 	sig->factored = factors_of(text_of(f, "pattern"), &fs);
-	for (size_t i = 0; i < fs.n; i++)
-		litset_add(ls->factors, fs.s[i], strlen(fs.s[i]),
-			   (uint32_t)ls->nsigs);
+	for (size_t i = 0; i < fs.n; i++) {
+		litset_add(fs.fold[i] ? ls->factors_folded : ls->factors,
+			   fs.s[i], strlen(fs.s[i]), (uint32_t)ls->nsigs);
+		ls->any_folded |= fs.fold[i];
+	}
 	factors_release(&fs);
 	for (size_t i = 0;
 	     lits && lits->type == VALUE_LIST && i < lits->list->n; i++) {
@@ -293,6 +298,7 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 	const uint32_t *ids;
 
 	b.ls->factors = litset_new();
+	b.ls->factors_folded = litset_new_folded();
 	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
 		add_signature(&b, fb, fact_base_get(fb, ids[i]), d);
@@ -540,8 +546,12 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 	}
 	for (size_t q = 0; q < queued && !factored; q++)
 		factored = ls->sigs[ls->queue[q]].factored;
-	if (factored && !ls->no_factors)
+	if (factored && !ls->no_factors) {
 		litset_scan(ls->factors, text, len, factor_found, ls);
+		if (ls->any_folded)
+			litset_scan(ls->factors_folded, text, len,
+				    factor_found, ls);
+	}
 	for (size_t q = 0; q < queued; q++) {
 		const struct signature *sig = &ls->sigs[ls->queue[q]];
 		struct regex_match m;

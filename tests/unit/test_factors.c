@@ -31,7 +31,7 @@ static const struct {
 	{ "ab+cdef", "cdef" }, /* b+ ends the run after "ab" */
 	{ "abcd+ef", "abcd" },
 	{ "abcd?efgh", "efgh" }, /* the optional d ends "abc" before */
-	{ "abc*", NULL }, /* "ab" is shorter than FACTOR_LEN_MIN */
+	{ "ab*", NULL }, /* "a" is shorter than FACTOR_LEN_MIN */
 	{ "port \\d+ (?:down|up)", "port " },
 	{ "\\bmlx5_\\w+: (?<what>cmd) failed", " failed" },
 	{ "(?:^|kernel: )<?mlx5_core>?", "mlx5_core" },
@@ -42,9 +42,17 @@ static const struct {
 	{ "\\d+\\s+\\S*", NULL },
 	{ "(?i)link down", NULL }, /* options: not read */
 	{ "abc\\x41def", NULL }, /* a byte by its code: not read */
-	{ "x{2,}yz", NULL }, /* too short */
+	{ "x{2,}y", NULL }, /* too short */
 	{ "abc{,3}", NULL }, /* a '{' that is no quantifier */
-	{ "(?=abcd)efg", "efg" }, /* a lookahead gives none */
+	/* the subject holds a lookahead's match; a negative one gives none */
+	{ "(?=abcd)efg", "abcd" },
+	{ "^(?=.*?(?:abc|xyz))(?=(?:.*?defgh)?)", "abc|xyz" },
+	{ "(?!abcd)efg", "efg" },
+	{ "(?<=abcd)efg", "efg" },
+	/* caseless groups: folded, 's' and 'k' end a run (U+017F, U+212A) */
+	{ "(?i:Link Down)", " down" },
+	{ "(?i:\\bSyndrome\\b|wc)", "yndrome|wc" },
+	{ "(?i:ab)Cdef", "Cdef" },
 	{ "(?J)(?<a>one)|(?<a>two)", "one|two" },
 	{ "[abc]def\\]ghi", "def]ghi" },
 	/* "[[:]x" is a class of '[' and ':' then x, not a POSIX class:
@@ -118,7 +126,9 @@ static void test_factors_hold_for_kb_examples(void **state)
 				checked++;
 				held = false;
 				for (size_t j = 0; j < fs.n && !held; j++)
-					held = strstr(t, fs.s[j]) != NULL;
+					held = (fs.fold[j] ?
+							strcasestr(t, fs.s[j]) :
+							strstr(t, fs.s[j])) != NULL;
 				if (!held)
 					fail_msg("%s: '%s' matches, holds no "
 						 "factor",

@@ -21,6 +21,9 @@ struct signature {
 	/* Whether the pattern has factors (factors.h), and the generation
 	 * of the last line that held one: a line without is no match. */
 	bool factored;
+	/* which of the two factor sets hold its factors: the exact ones'
+	 * (factors), the caseless ones' (factors_folded) */
+	bool exact, folded;
 	uint32_t factor_seen;
 };
 
@@ -58,7 +61,6 @@ struct logscan {
 	bool line_roots;
 	struct litset *factors; /* tagged with the signature index */
 	struct litset *factors_folded; /* those that hold in any case */
-	bool any_folded;
 	bool no_factors; /* logscan_use_factors(false) */
 };
 
@@ -273,10 +275,12 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	sig->seen = 0;
 	sig->factor_seen = 0;
 	sig->factored = factors_of(text_of(f, "pattern"), &fs);
+	sig->exact = sig->folded = false;
 	for (size_t i = 0; i < fs.n; i++) {
 		litset_add(fs.fold[i] ? ls->factors_folded : ls->factors,
 			   fs.s[i], strlen(fs.s[i]), (uint32_t)ls->nsigs);
-		ls->any_folded |= fs.fold[i];
+		sig->exact |= !fs.fold[i];
+		sig->folded |= fs.fold[i];
 	}
 	factors_release(&fs);
 	for (size_t i = 0;
@@ -515,7 +519,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 	const unsigned char *p = (const unsigned char *)text;
 	size_t queued = 0, found = 0;
 	uint32_t t = 0;
-	bool factored = false;
+	bool exact = false, folded = false;
 
 	if (!ls)
 		return 0;
@@ -544,14 +548,15 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 			}
 		}
 	}
-	for (size_t q = 0; q < queued && !factored; q++)
-		factored = ls->sigs[ls->queue[q]].factored;
-	if (factored && !ls->no_factors) {
-		litset_scan(ls->factors, text, len, factor_found, ls);
-		if (ls->any_folded)
-			litset_scan(ls->factors_folded, text, len,
-				    factor_found, ls);
+	/* only the factor sets of the queued signatures are looked for */
+	for (size_t q = 0; q < queued; q++) {
+		exact |= ls->sigs[ls->queue[q]].exact;
+		folded |= ls->sigs[ls->queue[q]].folded;
 	}
+	if (exact && !ls->no_factors)
+		litset_scan(ls->factors, text, len, factor_found, ls);
+	if (folded && !ls->no_factors)
+		litset_scan(ls->factors_folded, text, len, factor_found, ls);
 	for (size_t q = 0; q < queued; q++) {
 		const struct signature *sig = &ls->sigs[ls->queue[q]];
 		struct regex_match m;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
@@ -180,6 +181,35 @@ static void test_litset_counts_every_occurrence(void **state)
 	litset_free(ls);
 }
 
+/* A folded set counts occurrences in any case, as strncasecmp does;
+ * the texts mix cases. */
+static void test_litset_folded_counts_any_case(void **state)
+{
+	static const char *const lits[] = { "he", "she", "his", "hers",
+					    "aaa", "a", "ab", "bab" };
+	struct litset *ls = litset_new_folded();
+	char text[512];
+	unsigned seed = 11;
+
+	(void)state;
+	for (uint32_t i = 0; i < 8; i++)
+		litset_add(ls, lits[i], strlen(lits[i]), i);
+	for (int round = 0; round < 200; round++) {
+		struct tally got = { { 0 } }, want = { { 0 } };
+		size_t len = (size_t)(rand_r(&seed) % (sizeof(text) - 1));
+
+		for (size_t i = 0; i < len; i++)
+			text[i] = "abehirsABEHIRS "[rand_r(&seed) % 15];
+		for (uint32_t k = 0; k < 8; k++)
+			for (size_t i = 0; i + strlen(lits[k]) <= len; i++)
+				want.count[k] += !strncasecmp(text + i, lits[k],
+							      strlen(lits[k]));
+		litset_scan(ls, text, len, count_tag, &got);
+		assert_memory_equal(got.count, want.count, sizeof(want.count));
+	}
+	litset_free(ls);
+}
+
 /* The sieve over a whole text names every line logscan_relevant takes,
  * however the text falls into lanes: short texts, no final newline,
  * carriage returns, empty lines. */
@@ -298,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_factors_of_patterns),
 		cmocka_unit_test(test_factors_hold_for_kb_examples),
 		cmocka_unit_test(test_litset_counts_every_occurrence),
+		cmocka_unit_test(test_litset_folded_counts_any_case),
 		cmocka_unit_test(test_sieve_keeps_every_relevant_line),
 		cmocka_unit_test(test_sieve_relevant_is_any_and_relevant),
 	};

@@ -89,8 +89,8 @@ static void keep_better(struct set *best, struct set cand)
  * to lower case when it holds in any case. */
 static struct set run_set(const char *run, size_t len, bool fold)
 {
-	struct set st = { false, xmalloc(sizeof(char *)),
-			  xmalloc(sizeof(bool)), 1 };
+	struct set st = { false, xmalloc(sizeof(char *)), xmalloc(sizeof(bool)),
+			  1 };
 
 	st.s[0] = xstrndup(run, len < FACTOR_LEN_MAX ? len : FACTOR_LEN_MAX);
 	st.fold[0] = fold;

@@ -712,8 +712,8 @@ static void fold(const char *s, char *low)
 }
 
 /* strcasestr(from, t) for from in s, t folded: its place in s. */
-static const char *folded_find(const char *s, const char *low,
-			       const char *from, const char *t)
+static const char *folded_find(const char *s, const char *low, const char *from,
+			       const char *t)
 {
 	const char *q = strstr(low + (from - s), t);
 
@@ -807,8 +807,9 @@ static void read_wc_text(const struct fact_base *fb, const char *s,
 			   cap[CAP_WC_STATUS_TEXT], APP_VALUE_MAX);
 		for (size_t k = 0; al && al->type == VALUE_LIST && k < al->list->n;
 		     k++)
-			longest_in(s, low, value_text(&al->list->items[k]), &best,
-				   cap[CAP_WC_STATUS_TEXT], APP_VALUE_MAX);
+			longest_in(s, low, value_text(&al->list->items[k]),
+				   &best, cap[CAP_WC_STATUS_TEXT],
+				   APP_VALUE_MAX);
 	}
 }
 

@@ -82,14 +82,16 @@ static void tools_init(struct tools *tl, const struct fact_base *fb)
 {
 	uint32_t field = sym_intern_cstr("name");
 	size_t k = 0;
-	const uint32_t *ids = fact_base_of_kind(fb, sym_intern_cstr("tool"), &k);
+	const uint32_t *ids =
+		fact_base_of_kind(fb, sym_intern_cstr("tool"), &k);
 
 	memset(tl, 0, sizeof(*tl));
 	tl->fb = fb;
 	tl->kind = sym_intern_cstr("tool");
 	tl->field = field;
 	for (size_t i = 0; i < k; i++) {
-		const struct value *v = fact_get(fact_base_get(fb, ids[i]), field);
+		const struct value *v =
+			fact_get(fact_base_get(fb, ids[i]), field);
 		const char *pat = v ? value_text(v) : NULL;
 
 		if (pat && strchr(pat, '*'))
@@ -97,8 +99,7 @@ static void tools_init(struct tools *tl, const struct fact_base *fb)
 	}
 }
 
-static const char *entry_of(const struct tools *tl, const char *tool,
-			    size_t n);
+static const char *entry_of(const struct tools *tl, const char *tool, size_t n);
 
 const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 {
@@ -110,8 +111,7 @@ const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 
 /* tool_entry, the kb's patterns tried only for a name that starts with
  * the first byte of one (struct tools). */
-static const char *entry_of(const struct tools *tl, const char *tool,
-			    size_t n)
+static const char *entry_of(const struct tools *tl, const char *tool, size_t n)
 {
 	const struct fact_base *fb = tl->fb;
 	char name[TOOL_NAME_MAX + 1];
@@ -135,7 +135,8 @@ static const char *entry_of(const struct tools *tl, const char *tool,
 		return NULL;
 	ids = fact_base_of_kind(fb, kind, &k);
 	for (size_t i = 0; i < k; i++) {
-		const struct value *v = fact_get(fact_base_get(fb, ids[i]), field);
+		const struct value *v =
+			fact_get(fact_base_get(fb, ids[i]), field);
 		const char *pat = v ? value_text(v) : NULL;
 
 		/* patterns start with a letter: the first one sieves */

@@ -62,7 +62,8 @@ static const struct {
 	{ "[[:space:]]+port down", NULL },
 	{ "(unclosed", NULL },
 	{ "", NULL },
-	{ "(?:abcdefghijklmnopqrstuvwxyz0123456789)", "abcdefghijklmnopqrstuvwxyz012345" },
+	{ "(?:abcdefghijklmnopqrstuvwxyz0123456789)",
+	  "abcdefghijklmnopqrstuvwxyz012345" },
 };
 
 static void test_factors_of_patterns(void **state)
@@ -129,7 +130,8 @@ static void test_factors_hold_for_kb_examples(void **state)
 				for (size_t j = 0; j < fs.n && !held; j++)
 					held = (fs.fold[j] ?
 							strcasestr(t, fs.s[j]) :
-							strstr(t, fs.s[j])) != NULL;
+							strstr(t, fs.s[j])) !=
+					       NULL;
 				if (!held)
 					fail_msg("%s: '%s' matches, holds no "
 						 "factor",
@@ -185,8 +187,8 @@ static void test_litset_counts_every_occurrence(void **state)
  * the texts mix cases. */
 static void test_litset_folded_counts_any_case(void **state)
 {
-	static const char *const lits[] = { "he", "she", "his", "hers",
-					    "aaa", "a", "ab", "bab" };
+	static const char *const lits[] = { "he",  "she", "his", "hers",
+					    "aaa", "a",	  "ab",	 "bab" };
 	struct litset *ls = litset_new_folded();
 	char text[512];
 	unsigned seed = 11;

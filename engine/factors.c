@@ -6,7 +6,11 @@
  * match of each part); an alternation the union of its branches' sets,
  * and none if one branch has none; a repeat of at least one its atom's
  * set; an optional part none.  Classes, '.', escapes of a class,
- * back-references and assertions end a run and give none. */
+ * back-references and assertions end a run and give none, except a
+ * positive lookahead: the subject holds its match, so it gives its set.
+ * Inside "(?i:...)" runs are kept in lower case and marked folded (they
+ * hold in any case); 's' and 'k' end such a run, since in UTF mode
+ * PCRE2 matches them caselessly to U+017F and U+212A too. */
 #include "engine/factors.h"
 
 #include <ctype.h>
@@ -18,12 +22,14 @@
 struct set {
 	bool top; /* no set known */
 	char **s;
+	bool *fold; /* s[i] holds in any case */
 	size_t n;
 };
 
 struct reader {
 	const char *p;
 	bool fail; /* a construct it does not read */
+	bool fold; /* inside (?i:...) */
 	int depth;
 };
 
@@ -32,13 +38,15 @@ static void set_free(struct set *st)
 	for (size_t i = 0; i < st->n; i++)
 		free(st->s[i]);
 	free(st->s);
+	free(st->fold);
 	st->s = NULL;
+	st->fold = NULL;
 	st->n = 0;
 }
 
 static struct set top(void)
 {
-	return (struct set){ true, NULL, 0 };
+	return (struct set){ true, NULL, NULL, 0 };
 }
 
 static size_t shortest(const struct set *st)
@@ -77,12 +85,17 @@ static void keep_better(struct set *best, struct set cand)
 	}
 }
 
-/* A run of literal bytes as a set of one, cut to FACTOR_LEN_MAX. */
-static struct set run_set(const char *run, size_t len)
+/* A run of literal bytes as a set of one, cut to FACTOR_LEN_MAX; folded
+ * to lower case when it holds in any case. */
+static struct set run_set(const char *run, size_t len, bool fold)
 {
-	struct set st = { false, xmalloc(sizeof(char *)), 1 };
+	struct set st = { false, xmalloc(sizeof(char *)), xmalloc(sizeof(bool)),
+			  1 };
 
 	st.s[0] = xstrndup(run, len < FACTOR_LEN_MAX ? len : FACTOR_LEN_MAX);
+	st.fold[0] = fold;
+	for (char *c = st.s[0]; fold && *c; c++)
+		*c = (char)tolower((unsigned char)*c);
 	return st;
 }
 
@@ -97,10 +110,14 @@ static void set_union(struct set *a, struct set *b)
 		return;
 	}
 	a->s = xrealloc(a->s, (a->n + b->n + 1) * sizeof(char *));
+	a->fold = xrealloc(a->fold, (a->n + b->n + 1) * sizeof(bool));
 	memcpy(a->s + a->n, b->s, b->n * sizeof(char *));
+	memcpy(a->fold + a->n, b->fold, b->n * sizeof(bool));
 	a->n += b->n;
 	free(b->s);
+	free(b->fold);
 	b->s = NULL;
+	b->fold = NULL;
 	b->n = 0;
 }
 
@@ -227,7 +244,7 @@ static void escape(struct reader *r, struct atom *a)
 static void group(struct reader *r, struct atom *a)
 {
 	const char *p = r->p + 1;
-	bool look = false;
+	bool look = false, fold = r->fold;
 
 	if (p[0] == '?' && p[1] == 'J' && p[2] == ')') {
 		/* duplicate group names allowed: nothing about matching */
@@ -238,7 +255,13 @@ static void group(struct reader *r, struct atom *a)
 	if (*p == '?') {
 		if (p[1] == ':' || p[1] == '>' || p[1] == '|') {
 			p += 2;
-		} else if (p[1] == '=' || p[1] == '!') {
+		} else if (p[1] == 'i' && p[2] == ':') {
+			r->fold = true;
+			p += 3;
+		} else if (p[1] == '=') {
+			/* the subject holds the lookahead's match */
+			p += 2;
+		} else if (p[1] == '!') {
 			look = true;
 			p += 2;
 		} else if (p[1] == '<' && (p[2] == '=' || p[2] == '!')) {
@@ -273,6 +296,7 @@ static void group(struct reader *r, struct atom *a)
 	}
 	r->p = p;
 	a->set = alternation(r);
+	r->fold = fold;
 	r->depth--;
 	if (r->fail || *r->p != ')') {
 		set_free(&a->set);
@@ -293,7 +317,7 @@ static void atom(struct reader *r, struct atom *a)
 {
 	unsigned char c = (unsigned char)*r->p;
 
-	*a = (struct atom){ ATOM_OTHER, { 0 }, 0, { true, NULL, 0 } };
+	*a = (struct atom){ ATOM_OTHER, { 0 }, 0, { true, NULL, NULL, 0 } };
 	switch (c) {
 	case '\\':
 		escape(r, a);
@@ -321,6 +345,11 @@ static void atom(struct reader *r, struct atom *a)
 	default:
 		break;
 	}
+	/* caseless, 's' and 'k' match U+017F and U+212A too */
+	if (r->fold && strchr("sSkK", c)) {
+		r->p++;
+		return;
+	}
 	/* one character: in UTF mode a multibyte one is one atom */
 	a->kind = ATOM_LITERAL;
 	a->lit[a->nlit++] = (char)c;
@@ -331,10 +360,10 @@ static void atom(struct reader *r, struct atom *a)
 }
 
 /* Ends the run of literal bytes: a candidate set of one. */
-static void flush(struct set *best, const char *run, size_t *nrun)
+static void flush(struct set *best, const char *run, size_t *nrun, bool fold)
 {
 	if (*nrun)
-		keep_better(best, run_set(run, *nrun));
+		keep_better(best, run_set(run, *nrun, fold));
 	*nrun = 0;
 }
 
@@ -360,18 +389,18 @@ static struct set sequence(struct reader *r)
 		 * it, an optional one ends it before, anything else too */
 		if (a.kind == ATOM_LITERAL && min > 0) {
 			if (nrun + a.nlit > sizeof(run))
-				flush(&best, run, &nrun);
+				flush(&best, run, &nrun, r->fold);
 			memcpy(run + nrun, a.lit, a.nlit);
 			nrun += a.nlit;
 		}
 		if (a.kind != ATOM_LITERAL || rep)
-			flush(&best, run, &nrun);
+			flush(&best, run, &nrun, r->fold);
 		if (a.kind == ATOM_SET && min > 0)
 			keep_better(&best, a.set);
 		else
 			set_free(&a.set);
 	}
-	flush(&best, run, &nrun);
+	flush(&best, run, &nrun, r->fold);
 	return best;
 }
 
@@ -392,10 +421,11 @@ static struct set alternation(struct reader *r)
 
 bool factors_of(const char *pattern, struct factors *out)
 {
-	struct reader r = { pattern, false, 0 };
+	struct reader r = { pattern, false, false, 0 };
 	struct set st = alternation(&r);
 
 	out->s = NULL;
+	out->fold = NULL;
 	out->n = 0;
 	if (r.fail || *r.p || st.top || !st.n ||
 	    shortest(&st) < FACTOR_LEN_MIN) {
@@ -403,6 +433,7 @@ bool factors_of(const char *pattern, struct factors *out)
 		return false;
 	}
 	out->s = st.s;
+	out->fold = st.fold;
 	out->n = st.n;
 	return true;
 }
@@ -412,6 +443,8 @@ void factors_release(struct factors *f)
 	for (size_t i = 0; i < f->n; i++)
 		free(f->s[i]);
 	free(f->s);
+	free(f->fold);
 	f->s = NULL;
+	f->fold = NULL;
 	f->n = 0;
 }

@@ -13,10 +13,11 @@
 #define FACTOR_LEN_MAX 32 /* @@ */
 #define FACTORS_DEPTH_MAX 32 /* @@ */
 /* The shortest factor worth a test: shorter ones occur in most lines. */
-#define FACTOR_LEN_MIN 3 /* @@ */
+#define FACTOR_LEN_MIN 2 /* @@ */
 
 struct factors {
 	char **s; /* NUL-terminated, owned */
+	bool *fold; /* s[i] is in lower case, and holds in any case */
 	size_t n;
 };
 

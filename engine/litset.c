@@ -27,6 +27,7 @@ struct litset {
 	size_t nouts, capouts;
 	uint32_t root[256];
 	bool linked;
+	bool fold; /* litset_new_folded */
 };
 
 static uint32_t new_node(struct litset *ls, unsigned char byte)
@@ -41,6 +42,14 @@ struct litset *litset_new(void)
 	struct litset *ls = xcalloc(1, sizeof(*ls));
 
 	new_node(ls, 0);
+	return ls;
+}
+
+struct litset *litset_new_folded(void)
+{
+	struct litset *ls = litset_new();
+
+	ls->fold = true;
 	return ls;
 }
 
@@ -132,7 +141,11 @@ void litset_scan(struct litset *ls, const char *text, size_t len,
 	if (!ls->linked)
 		link_nodes(ls);
 	for (size_t i = 0; i < len; i++) {
-		s = step(ls, s, (unsigned char)text[i]);
+		unsigned char c = (unsigned char)text[i];
+
+		if (ls->fold && c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		s = step(ls, s, c);
 		for (uint32_t o = ls->nodes[s].out >= 0 ? s : ls->nodes[s].dict;
 		     o; o = ls->nodes[o].dict)
 			for (int32_t k = ls->nodes[o].out; k >= 0;

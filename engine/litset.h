@@ -11,6 +11,9 @@ struct litset;
 
 /* An empty set; owned by the caller (litset_free). */
 struct litset *litset_new(void);
+/* An empty set whose literals, added in lower case, are found in any
+ * (ASCII) case: litset_scan folds the text's bytes A-Z. */
+struct litset *litset_new_folded(void);
 void litset_free(struct litset *ls);
 
 /* Adds text[0..len) (an empty one is left out) with a tag that

@@ -21,6 +21,9 @@ struct signature {
 	/* Whether the pattern has factors (factors.h), and the generation
 	 * of the last line that held one: a line without is no match. */
 	bool factored;
+	/* which of the two factor sets hold its factors: the exact ones'
+	 * (factors), the caseless ones' (factors_folded) */
+	bool exact, folded;
 	uint32_t factor_seen;
 };
 
@@ -53,7 +56,11 @@ struct logscan {
 	size_t nstates;
 	uint32_t gen;
 	size_t *queue; /* signatures to confirm on this line */
+	/* No literal holds a newline: the automaton is at its root at the
+	 * start of every line, so that the sieve's hits confirm lines. */
+	bool line_roots;
 	struct litset *factors; /* tagged with the signature index */
+	struct litset *factors_folded; /* those that hold in any case */
 	bool no_factors; /* logscan_use_factors(false) */
 };
 
@@ -77,6 +84,7 @@ void logscan_free(struct logscan *ls)
 	free(ls->dict);
 	free(ls->queue);
 	litset_free(ls->factors);
+	litset_free(ls->factors_folded);
 	free(ls);
 }
 
@@ -141,6 +149,7 @@ static void classify(struct builder *b)
 	for (int c = 0; c < 256; c++)
 		ls->cls[c] = used[c] ? (uint16_t)n++ : 0;
 	ls->nclasses = n;
+	ls->line_roots = !used['\n'];
 }
 
 /* The trie of the literals, in the order they were added (the order in
@@ -266,9 +275,13 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	sig->seen = 0;
 	sig->factor_seen = 0;
 	sig->factored = factors_of(text_of(f, "pattern"), &fs);
-	for (size_t i = 0; i < fs.n; i++)
-		litset_add(ls->factors, fs.s[i], strlen(fs.s[i]),
-			   (uint32_t)ls->nsigs);
+	sig->exact = sig->folded = false;
+	for (size_t i = 0; i < fs.n; i++) {
+		litset_add(fs.fold[i] ? ls->factors_folded : ls->factors,
+			   fs.s[i], strlen(fs.s[i]), (uint32_t)ls->nsigs);
+		sig->exact |= !fs.fold[i];
+		sig->folded |= fs.fold[i];
+	}
 	factors_release(&fs);
 	for (size_t i = 0;
 	     lits && lits->type == VALUE_LIST && i < lits->list->n; i++) {
@@ -289,6 +302,7 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 	const uint32_t *ids;
 
 	b.ls->factors = litset_new();
+	b.ls->factors_folded = litset_new_folded();
 	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
 		add_signature(&b, fb, fact_base_get(fb, ids[i]), d);
@@ -358,8 +372,9 @@ struct lane {
 	uint32_t t;
 };
 
-/* A literal ended at l->p: note the offset, and go on after the line
- * (one offset a line is enough), from the root. */
+/* A literal ended at l->p: note the offset (shifted left by one, the low
+ * bit set when a literal other than a mark ended there), and go on after
+ * the line (one offset a line is enough), from the root. */
 static void sieve_hit(struct lane *l, const unsigned char *base,
 		      struct logscan_sieve *sv)
 {
@@ -367,7 +382,7 @@ static void sieve_hit(struct lane *l, const unsigned char *base,
 		memchr(l->p, '\n', (size_t)(l->end - l->p));
 
 	xgrow(&sv->at, &sv->cap, sv->n + 1, sizeof(*sv->at));
-	sv->at[sv->n++] = (size_t)(l->p - base);
+	sv->at[sv->n++] = (size_t)(l->p - base) << 1 | !!(l->t & HIT);
 	l->p = nl ? nl + 1 : l->end;
 	l->t = 0;
 }
@@ -466,9 +481,23 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
 
 bool logscan_sieve_any(struct logscan_sieve *sv, size_t from, size_t to)
 {
-	while (sv->next < sv->n && sv->at[sv->next] < from)
+	while (sv->next < sv->n && sv->at[sv->next] >> 1 < from)
 		sv->next++;
-	return sv->next < sv->n && sv->at[sv->next] < to;
+	return sv->next < sv->n && sv->at[sv->next] >> 1 < to;
+}
+
+bool logscan_sieve_relevant(const struct logscan *ls, struct logscan_sieve *sv,
+			    const char *text, size_t from, size_t to)
+{
+	if (!logscan_sieve_any(sv, from, to))
+		return false;
+	/* The sieve walked the line from the root and stopped where a
+	 * signature's or a source's literal ended inside it: so does
+	 * logscan_relevant.  It stops at a mark too, and then goes on to
+	 * the next line, so a mark's line is walked again. */
+	if (ls->line_roots && (sv->at[sv->next] & 1))
+		return true;
+	return logscan_relevant(ls, text + from, to - from);
 }
 
 void logscan_sieve_release(struct logscan_sieve *sv)
@@ -490,7 +519,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 	const unsigned char *p = (const unsigned char *)text;
 	size_t queued = 0, found = 0;
 	uint32_t t = 0;
-	bool factored = false;
+	bool exact = false, folded = false;
 
 	if (!ls)
 		return 0;
@@ -519,10 +548,15 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 			}
 		}
 	}
-	for (size_t q = 0; q < queued && !factored; q++)
-		factored = ls->sigs[ls->queue[q]].factored;
-	if (factored && !ls->no_factors)
+	/* only the factor sets of the queued signatures are looked for */
+	for (size_t q = 0; q < queued; q++) {
+		exact |= ls->sigs[ls->queue[q]].exact;
+		folded |= ls->sigs[ls->queue[q]].folded;
+	}
+	if (exact && !ls->no_factors)
 		litset_scan(ls->factors, text, len, factor_found, ls);
+	if (folded && !ls->no_factors)
+		litset_scan(ls->factors_folded, text, len, factor_found, ls);
 	for (size_t q = 0; q < queued; q++) {
 		const struct signature *sig = &ls->sigs[ls->queue[q]];
 		struct regex_match m;

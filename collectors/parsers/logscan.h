@@ -37,12 +37,13 @@ bool logscan_relevant(const struct logscan *ls, const char *text, size_t len);
  * the automaton over the buffer rather than one call per line: several
  * stretches of lines are scanned interleaved, so that their table loads
  * overlap.  at[] holds, in ascending order and at most one per line, the
- * offset of a byte at which a literal or a mark ends.  Every line for
+ * offset of a byte at which a literal or a mark ends, times two, plus one
+ * when a literal other than a mark ends there.  Every line for
  * which logscan_relevant is true (on the line or on a prefix of it), and
  * every line that holds a mark, holds one.  A line that holds one may
  * still not be relevant (its literal is a mark, or ends on the carriage
  * return that a line reader drops), so a candidate is confirmed with
- * logscan_relevant. */
+ * logscan_relevant (logscan_sieve_relevant does both). */
 struct logscan_sieve {
 	size_t *at;
 	size_t n, cap, next;
@@ -56,6 +57,12 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
  * ascending, non-overlapping ranges (the lines of the buffer in order):
  * offsets before from are passed over for good. */
 bool logscan_sieve_any(struct logscan_sieve *sv, size_t from, size_t to);
+/* logscan_sieve_any(sv, from, to) && logscan_relevant(ls, text + from,
+ * to - from) for the line text[from..to) of the sieved buffer, without
+ * walking the line again when the sieve's stop in it already shows a
+ * literal; under the same ordering rule as logscan_sieve_any. */
+bool logscan_sieve_relevant(const struct logscan *ls, struct logscan_sieve *sv,
+			    const char *text, size_t from, size_t to);
 void logscan_sieve_release(struct logscan_sieve *sv);
 
 struct logscan_hit {

@@ -109,9 +109,24 @@ bool line_kv(const struct line *ln, char sep, struct line *key,
 	return true;
 }
 
+/* memchr for the first byte and memcmp for the rest: lines are short,
+ * and glibc's memmem prepares its two-way search on every call. */
 bool line_contains(const struct line *ln, const char *s)
 {
-	return memmem(ln->p, ln->len, s, strlen(s)) != NULL;
+	size_t n = strlen(s);
+	const char *p = ln->p, *end = ln->p + ln->len;
+
+	if (!n)
+		return true;
+	while ((size_t)(end - p) >= n) {
+		p = memchr(p, s[0], (size_t)(end - p) - n + 1);
+		if (!p)
+			return false;
+		if (!memcmp(p + 1, s + 1, n - 1))
+			return true;
+		p++;
+	}
+	return false;
 }
 
 char *line_copy(const struct line *ln, char *buf, size_t size)

@@ -698,21 +698,54 @@ static bool whole_word(const char *s, const char *p, size_t n)
 	       !isalnum((unsigned char)p[n]);
 }
 
+#define FOLD_TEXT_MAX 128 /* @@ bytes of a text looked for in a folded line */
+
+/* s in lower case (the C locale's tolower, as strcasestr folds), at most
+ * APP_LINE_MAX bytes: what longest_in searches. */
+static void fold(const char *s, char *low)
+{
+	size_t i = 0;
+
+	for (; s[i] && i < APP_LINE_MAX; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	low[i] = '\0';
+}
+
+/* strcasestr(from, t) for from in s, t folded: its place in s. */
+static const char *folded_find(const char *s, const char *low, const char *from,
+			       const char *t)
+{
+	const char *q = strstr(low + (from - s), t);
+
+	return q ? s + (q - low) : NULL;
+}
+
 /* Copies into out the longest of the texts that occurs in s as whole
- * words, in any case; false when none does. */
-static bool longest_in(const char *s, const char *text, size_t *best,
-		       char *out, size_t size)
+ * words, in any case; false when none does.  low is fold(s): strstr of
+ * the folded text in it finds what strcasestr finds in s, without
+ * folding both for every byte. */
+static bool longest_in(const char *s, const char *low, const char *text,
+		       size_t *best, char *out, size_t size)
 {
 	size_t n = text ? strlen(text) : 0;
+	char t[FOLD_TEXT_MAX + 1];
 
-	for (const char *p = s; n > *best && (p = strcasestr(p, text)); p++) {
+	if (n <= *best)
+		return false;
+	if (n > FOLD_TEXT_MAX || strlen(s) > APP_LINE_MAX)
+		low = NULL;
+	for (size_t i = 0; low && i <= n; i++)
+		t[i] = (char)tolower((unsigned char)text[i]);
+	for (const char *p = s;; p++) {
+		p = low ? folded_find(s, low, p, t) : strcasestr(p, text);
+		if (!p)
+			return false;
 		if (!whole_word(s, p, n))
 			continue;
 		*best = n;
 		snprintf(out, size, "%s", text);
 		return true;
 	}
-	return false;
 }
 
 /* The errnos kb/errno_meanings.yaml lists, looked up once. */
@@ -742,11 +775,13 @@ static void read_errno_text(struct app_scan *sc, const char *s,
 			    char cap[CAP_COUNT][APP_VALUE_MAX])
 {
 	size_t best = 0;
+	char low[APP_LINE_MAX + 1];
 
 	load_errnos(sc);
+	fold(s, low);
 	for (int e = 1; e < ERRNO_MAX; e++)
 		if (sc->errno_known[e])
-			longest_in(s, strerrordesc_np(e), &best,
+			longest_in(s, low, strerrordesc_np(e), &best,
 				   cap[CAP_ERRNO_TEXT], APP_VALUE_MAX);
 }
 
@@ -758,7 +793,9 @@ static void read_wc_text(const struct fact_base *fb, const char *s,
 	size_t n, best = 0;
 	const uint32_t *ids =
 		fact_base_of_kind(fb, sym_intern_cstr("wc_status"), &n);
+	char low[APP_LINE_MAX + 1];
 
+	fold(s, low);
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *w = fact_base_get(fb, ids[i]);
 		const struct value *num = fact_get(w, sym_intern_cstr("number"));
@@ -766,12 +803,13 @@ static void read_wc_text(const struct fact_base *fb, const char *s,
 
 		if (!num || num->type != VALUE_INT || num->i == 0)
 			continue;
-		longest_in(s, fact_text(w, "text"), &best,
+		longest_in(s, low, fact_text(w, "text"), &best,
 			   cap[CAP_WC_STATUS_TEXT], APP_VALUE_MAX);
 		for (size_t k = 0; al && al->type == VALUE_LIST && k < al->list->n;
 		     k++)
-			longest_in(s, value_text(&al->list->items[k]), &best,
-				   cap[CAP_WC_STATUS_TEXT], APP_VALUE_MAX);
+			longest_in(s, low, value_text(&al->list->items[k]),
+				   &best, cap[CAP_WC_STATUS_TEXT],
+				   APP_VALUE_MAX);
 	}
 }
 
@@ -900,8 +938,8 @@ int app_scan(struct emit *e, const char *text, size_t len)
 		/* No application line starts with '#': a comment or heading
 		 * a person added to the paste. */
 		if ((ln.len && ln.p[0] == '#') ||
-		    !logscan_sieve_any(&sieve, at, at + ln.len) ||
-		    !logscan_relevant(sc.ls, ln.p, ln.len))
+		    !logscan_sieve_relevant(sc.ls, &sieve, text, at,
+					    at + ln.len))
 			continue;
 		n = logscan_match(sc.ls, ln.p, ln.len, hits, APP_HITS_MAX,
 				  &limit);

@@ -79,6 +79,65 @@ static bool digits(const char *p, size_t n)
 	return true;
 }
 
+/* Two digits at p, or -1. */
+static int two_digits(const char *p)
+{
+	if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
+		return -1;
+	return (p[0] - '0') * 10 + (p[1] - '0');
+}
+
+/* The common, fixed-width forms of the two stamps strptime reads below,
+ * without its cost (it runs for every recorded line): "2026-08-07T09:24:35"
+ * for "%Y-%m-%dT%H:%M:%S" and "Feb 20 23:49:53" or "Feb  3 23:49:53" for
+ * "%b %d %H:%M:%S" (s starts with a month's abbreviation).  Every field
+ * within the range glibc's strptime accepts (day 1-31, hour 0-23, minute
+ * 0-59, second 0-61), which it reads whole as here: the same fields of tm
+ * and the same end.  NULL when s is not in that form; then strptime
+ * decides. */
+static const char *fixed_time(const char *s, bool iso, struct tm *tm)
+{
+	int year = 0, mon, day, hour, min, sec;
+	const char *t;
+
+	if (iso) {
+		if (!digits(s, 4) || s[4] != '-' || s[7] != '-' || s[10] != 'T')
+			return NULL;
+		year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 +
+		       (s[2] - '0') * 10 + (s[3] - '0');
+		mon = two_digits(s + 5);
+		day = two_digits(s + 8);
+		t = s + 11;
+	} else {
+		mon = 0;
+		for (int i = 0; i < 12; i++)
+			if (!memcmp(s, months[i], 3))
+				mon = i + 1;
+		if (s[3] != ' ' || s[6] != ' ')
+			return NULL;
+		/* "Feb  3": strptime's %d passes over the space */
+		if (s[4] == ' ')
+			day = isdigit((unsigned char)s[5]) ? s[5] - '0' : -1;
+		else
+			day = two_digits(s + 4);
+		t = s + 7;
+	}
+	hour = two_digits(t);
+	min = two_digits(t + 3);
+	sec = two_digits(t + 6);
+	if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour < 0 ||
+	    hour > 23 || t[2] != ':' || min < 0 || min > 59 || t[5] != ':' ||
+	    sec < 0 || sec > 61)
+		return NULL;
+	tm->tm_year = iso ? year - 1900 : tm->tm_year;
+	tm->tm_mon = mon - 1;
+	tm->tm_mday = day;
+	tm->tm_hour = hour;
+	tm->tm_min = min;
+	tm->tm_sec = sec;
+	return t + 8;
+}
+
 /* "[  136.059123]" at p: its length, and the seconds.  The fraction is
  * required: "[4260]" is a process id in tool messages. */
 static size_t monotonic(const char *p, size_t n, double *ts)
@@ -132,7 +191,8 @@ static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
 	memcpy(buf, p, k);
 	buf[k] = '\0';
 	if (k >= 16 && digits(buf, 4) && buf[4] == '-' && buf[10] == 'T') {
-		end = strptime(buf, "%Y-%m-%dT%H:%M:%S", &tm);
+		if (!(end = fixed_time(buf, true, &tm)))
+			end = strptime(buf, "%Y-%m-%dT%H:%M:%S", &tm);
 		while (end && (isdigit((unsigned char)*end) || *end == '.' ||
 			       *end == 'Z' || *end == '+' || *end == '-' ||
 			       *end == ':'))
@@ -140,7 +200,9 @@ static size_t syslog_prefix(const char *p, size_t n, double *ts, char *out,
 	} else if (k >= 15) {
 		for (size_t i = 0; i < 12 && !end; i++)
 			if (!strncmp(buf, months[i], 3) && buf[3] == ' ')
-				end = strptime(buf, "%b %d %H:%M:%S", &tm);
+				if (!(end = fixed_time(buf, false, &tm)))
+					end = strptime(buf, "%b %d %H:%M:%S",
+						       &tm);
 		/* journalctl -o short-precise: "Feb 20 23:49:53.123456" */
 		if (end && *end == '.' && isdigit((unsigned char)end[1]))
 			for (end++; isdigit((unsigned char)*end); end++)
@@ -316,7 +378,8 @@ static size_t iso_dmesg(const char *p, size_t n, double *ts, char *out,
 	if (k < 27 || !digits(buf, 4) || buf[4] != '-' || buf[10] != 'T' ||
 	    buf[19] != ',')
 		return 0;
-	end = strptime(buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!(end = fixed_time(buf, true, &tm)))
+		end = strptime(buf, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (end != buf + 19)
 		return 0;
 	for (end++; isdigit((unsigned char)*end) || *end == '+' ||
@@ -1239,7 +1302,7 @@ const size_t log_nmarks = ARRAY_SIZE(log_marks);
 static bool marked(const struct line *ln)
 {
 	for (size_t i = 0; i < log_nmarks; i++)
-		if (memmem(ln->p, ln->len, log_marks[i], strlen(log_marks[i])))
+		if (line_contains(ln, log_marks[i]))
 			return true;
 	return false;
 }
@@ -1303,7 +1366,8 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 			   (strict && log_pasted_line(sc->e, &ln)) ||
 			   (!strict &&
 			    logscan_sieve_any(&s->sieve, at, at + ln.len) &&
-			    (logscan_relevant(sc->ls, ln.p, ln.len) ||
+			    (logscan_sieve_relevant(sc->ls, &s->sieve, text, at,
+						    at + ln.len) ||
 			     source_at_start(sc->e, &ln))));
 		/* a line with no literal of the sieve holds no mark (without
 		 * a scanner every line is looked at) */

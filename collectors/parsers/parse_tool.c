@@ -69,11 +69,54 @@ struct reading {
 	struct line library;
 };
 
+/* The kb's tools as one scan looks them up: the first bytes of the
+ * patterns among their names, so that a name no pattern can match is
+ * looked up by its text only. */
+struct tools {
+	const struct fact_base *fb;
+	uint32_t kind, field; /* the symbols "tool" and "name" */
+	bool pattern_first[256];
+};
+
+static void tools_init(struct tools *tl, const struct fact_base *fb)
+{
+	uint32_t field = sym_intern_cstr("name");
+	size_t k = 0;
+	const uint32_t *ids =
+		fact_base_of_kind(fb, sym_intern_cstr("tool"), &k);
+
+	memset(tl, 0, sizeof(*tl));
+	tl->fb = fb;
+	tl->kind = sym_intern_cstr("tool");
+	tl->field = field;
+	for (size_t i = 0; i < k; i++) {
+		const struct value *v =
+			fact_get(fact_base_get(fb, ids[i]), field);
+		const char *pat = v ? value_text(v) : NULL;
+
+		if (pat && strchr(pat, '*'))
+			tl->pattern_first[(unsigned char)pat[0]] = true;
+	}
+}
+
+static const char *entry_of(const struct tools *tl, const char *tool, size_t n);
+
 const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 {
+	struct tools tl;
+
+	tools_init(&tl, fb);
+	return entry_of(&tl, tool, n);
+}
+
+/* tool_entry, the kb's patterns tried only for a name that starts with
+ * the first byte of one (struct tools). */
+static const char *entry_of(const struct tools *tl, const char *tool, size_t n)
+{
+	const struct fact_base *fb = tl->fb;
 	char name[TOOL_NAME_MAX + 1];
-	uint32_t kind = sym_intern_cstr("tool"), field = sym_intern_cstr("name");
-	struct value key;
+	uint32_t kind = tl->kind, field = tl->field;
+	struct value key = { .type = VALUE_STRING };
 	const uint32_t *ids;
 	size_t k = 0;
 	struct line w = line_basename((struct line){ tool, n, 0 });
@@ -82,13 +125,19 @@ const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 		return NULL;
 	memcpy(name, w.p, w.len);
 	name[w.len] = '\0';
-	key = value_str(name, w.len);
-	ids = fact_base_lookup(fb, kind, field, &key, &k);
+	/* a name never interned is no fact's: looked up without interning
+	 * it, so that the words of a log do not fill the symbol table */
+	key.sym = sym_find(name, w.len);
+	ids = key.sym ? fact_base_lookup(fb, kind, field, &key, &k) : NULL;
 	if (k)
 		return fact_text(fact_base_get(fb, ids[0]), "name");
+	if (!tl->pattern_first[(unsigned char)name[0]])
+		return NULL;
 	ids = fact_base_of_kind(fb, kind, &k);
 	for (size_t i = 0; i < k; i++) {
-		const char *pat = fact_text(fact_base_get(fb, ids[i]), "name");
+		const struct value *v =
+			fact_get(fact_base_get(fb, ids[i]), field);
+		const char *pat = v ? value_text(v) : NULL;
 
 		/* patterns start with a letter: the first one sieves */
 		if (pat && pat[0] == name[0] && strchr(pat, '*') &&
@@ -101,6 +150,11 @@ const char *tool_entry(const struct fact_base *fb, const char *tool, size_t n)
 bool tool_known(const struct fact_base *fb, const char *tool, size_t n)
 {
 	return tool_entry(fb, tool, n) != NULL;
+}
+
+static bool known(const struct tools *tl, const char *tool, size_t n)
+{
+	return entry_of(tl, tool, n) != NULL;
 }
 
 /* Splits "NAME: rest" where NAME is one word (no space) of at most
@@ -233,7 +287,7 @@ static bool says_error(const struct line *t)
 
 /* The init script a line names ("/etc/init.d/openibd restart ..."),
  * when the kb knows it as a tool; false otherwise. */
-static bool init_script(const struct fact_base *fb, const struct line *t,
+static bool init_script(const struct tools *tl, const struct line *t,
 			struct line *tool)
 {
 	static const char dir[] = "/etc/init.d/";
@@ -247,17 +301,17 @@ static bool init_script(const struct fact_base *fb, const struct line *t,
 			    !isspace((unsigned char)tool->p[tool->len]);
 	     tool->len++)
 		;
-	return tool_known(fb, tool->p, tool->len);
+	return known(tl, tool->p, tool->len);
 }
 
 /* Reads t as a tool's error line; false when it is none.  command is the
  * tool the block's command line ran, or NULL. */
-static bool read_error(const struct fact_base *fb, const struct line *t,
+static bool read_error(const struct tools *tl, const struct line *t,
 		       const char *command, struct reading *out)
 {
 	struct line name, rest;
 	size_t clen = command ? strlen(command) : 0;
-	bool by_command = clen && tool_known(fb, command, clen);
+	bool by_command = clen && known(tl, command, clen);
 
 	memset(out, 0, sizeof(*out));
 	out->reason = REASON_ERROR;
@@ -271,18 +325,18 @@ static bool read_error(const struct fact_base *fb, const struct line *t,
 			out->tool = (struct line){ command, clen, t->no };
 			return true;
 		}
-		if (init_script(fb, t, &out->tool))
+		if (init_script(tl, t, &out->tool))
 			return true;
 	}
 	if (!head(t, &name, &rest) || !rest.len)
 		return false;
 	if (not_found(&name, &rest, out)) {
 		out->reason = REASON_NOT_FOUND;
-		return tool_known(fb, out->tool.p, out->tool.len);
+		return known(tl, out->tool.p, out->tool.len);
 	}
 	if (missing_library(&name, &rest, out)) {
 		out->reason = REASON_LIBRARY;
-		return tool_known(fb, out->tool.p, out->tool.len);
+		return known(tl, out->tool.p, out->tool.len);
 	}
 	/* libibmad's ibwarn and ibpanic print the function, not the tool */
 	if ((line_eq(&name, "ibwarn") || line_eq(&name, "ibpanic")) &&
@@ -295,7 +349,7 @@ static bool read_error(const struct fact_base *fb, const struct line *t,
 		return line_eq(&name, "ibpanic") || says_error(&rest);
 	}
 	out->tool = name;
-	return tool_known(fb, name.p, name.len) && says_error(&rest);
+	return known(tl, name.p, name.len) && says_error(&rest);
 }
 
 /* A name in quotes ('mlx5_0'), one before a port ("(mlx5_0:1)"), or a
@@ -472,10 +526,12 @@ int tool_scan(struct emit *e, const char *text, size_t len,
 	uint32_t *lines;
 	struct lines it;
 	struct line raw;
+	struct tools tl;
 
 	fact_base_of_kind(e->fb, sym_intern_cstr("tool"), &k);
 	if (!k)
 		return 0;
+	tools_init(&tl, e->fb);
 	lines = cited_lines(e, &ncited);
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw) && added < TOOL_ERRORS_MAX) {
@@ -491,8 +547,9 @@ int tool_scan(struct emit *e, const char *text, size_t len,
 				seen[nseen++] = text_hash(&t);
 			continue;
 		}
-		if (seen_before(seen, nseen, text_hash(&t)) ||
-		    !read_error(e->fb, &t, command, &r) ||
+		/* no line was cited yet: no hash to compare with */
+		if ((nseen && seen_before(seen, nseen, text_hash(&t))) ||
+		    !read_error(&tl, &t, command, &r) ||
 		    application_line(e, &t))
 			continue;
 		emit_reading(e, &t, &r);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
@@ -31,7 +32,7 @@ static const struct {
 	{ "ab+cdef", "cdef" }, /* b+ ends the run after "ab" */
 	{ "abcd+ef", "abcd" },
 	{ "abcd?efgh", "efgh" }, /* the optional d ends "abc" before */
-	{ "abc*", NULL }, /* "ab" is shorter than FACTOR_LEN_MIN */
+	{ "ab*", NULL }, /* "a" is shorter than FACTOR_LEN_MIN */
 	{ "port \\d+ (?:down|up)", "port " },
 	{ "\\bmlx5_\\w+: (?<what>cmd) failed", " failed" },
 	{ "(?:^|kernel: )<?mlx5_core>?", "mlx5_core" },
@@ -42,9 +43,17 @@ static const struct {
 	{ "\\d+\\s+\\S*", NULL },
 	{ "(?i)link down", NULL }, /* options: not read */
 	{ "abc\\x41def", NULL }, /* a byte by its code: not read */
-	{ "x{2,}yz", NULL }, /* too short */
+	{ "x{2,}y", NULL }, /* too short */
 	{ "abc{,3}", NULL }, /* a '{' that is no quantifier */
-	{ "(?=abcd)efg", "efg" }, /* a lookahead gives none */
+	/* the subject holds a lookahead's match; a negative one gives none */
+	{ "(?=abcd)efg", "abcd" },
+	{ "^(?=.*?(?:abc|xyz))(?=(?:.*?defgh)?)", "abc|xyz" },
+	{ "(?!abcd)efg", "efg" },
+	{ "(?<=abcd)efg", "efg" },
+	/* caseless groups: folded, 's' and 'k' end a run (U+017F, U+212A) */
+	{ "(?i:Link Down)", " down" },
+	{ "(?i:\\bSyndrome\\b|wc)", "yndrome|wc" },
+	{ "(?i:ab)Cdef", "Cdef" },
 	{ "(?J)(?<a>one)|(?<a>two)", "one|two" },
 	{ "[abc]def\\]ghi", "def]ghi" },
 	/* "[[:]x" is a class of '[' and ':' then x, not a POSIX class:
@@ -53,7 +62,8 @@ static const struct {
 	{ "[[:space:]]+port down", NULL },
 	{ "(unclosed", NULL },
 	{ "", NULL },
-	{ "(?:abcdefghijklmnopqrstuvwxyz0123456789)", "abcdefghijklmnopqrstuvwxyz012345" },
+	{ "(?:abcdefghijklmnopqrstuvwxyz0123456789)",
+	  "abcdefghijklmnopqrstuvwxyz012345" },
 };
 
 static void test_factors_of_patterns(void **state)
@@ -118,7 +128,10 @@ static void test_factors_hold_for_kb_examples(void **state)
 				checked++;
 				held = false;
 				for (size_t j = 0; j < fs.n && !held; j++)
-					held = strstr(t, fs.s[j]) != NULL;
+					held = (fs.fold[j] ?
+							strcasestr(t, fs.s[j]) :
+							strstr(t, fs.s[j])) !=
+					       NULL;
 				if (!held)
 					fail_msg("%s: '%s' matches, holds no "
 						 "factor",
@@ -164,6 +177,35 @@ static void test_litset_counts_every_occurrence(void **state)
 			for (size_t i = 0; i + strlen(lits[k]) <= len; i++)
 				want.count[k] += !memcmp(text + i, lits[k],
 							 strlen(lits[k]));
+		litset_scan(ls, text, len, count_tag, &got);
+		assert_memory_equal(got.count, want.count, sizeof(want.count));
+	}
+	litset_free(ls);
+}
+
+/* A folded set counts occurrences in any case, as strncasecmp does;
+ * the texts mix cases. */
+static void test_litset_folded_counts_any_case(void **state)
+{
+	static const char *const lits[] = { "he",  "she", "his", "hers",
+					    "aaa", "a",	  "ab",	 "bab" };
+	struct litset *ls = litset_new_folded();
+	char text[512];
+	unsigned seed = 11;
+
+	(void)state;
+	for (uint32_t i = 0; i < 8; i++)
+		litset_add(ls, lits[i], strlen(lits[i]), i);
+	for (int round = 0; round < 200; round++) {
+		struct tally got = { { 0 } }, want = { { 0 } };
+		size_t len = (size_t)(rand_r(&seed) % (sizeof(text) - 1));
+
+		for (size_t i = 0; i < len; i++)
+			text[i] = "abehirsABEHIRS "[rand_r(&seed) % 15];
+		for (uint32_t k = 0; k < 8; k++)
+			for (size_t i = 0; i + strlen(lits[k]) <= len; i++)
+				want.count[k] += !strncasecmp(text + i, lits[k],
+							      strlen(lits[k]));
 		litset_scan(ls, text, len, count_tag, &got);
 		assert_memory_equal(got.count, want.count, sizeof(want.count));
 	}
@@ -224,13 +266,73 @@ static void test_sieve_keeps_every_relevant_line(void **state)
 	fact_base_free(kb);
 }
 
+/* logscan_sieve_relevant takes exactly the lines that logscan_sieve_any
+ * and logscan_relevant take together, for both scanners: lines whose
+ * sieve stop is a literal, a mark before a literal (the sieve stops at
+ * the mark), a literal cut by the carriage return a line reader drops. */
+static void test_sieve_relevant_is_any_and_relevant(void **state)
+{
+	static const char *const texts[] = {
+		"mlx5_core 0000:3b:00.0: cmd failed\nnoise\n",
+		"CPU: 3 PID: 1 Comm: ib_core Not tainted\n"
+		"Linux version 6.1.0 mlx5_core 0000:3b:00.0: x\n",
+		"noise\r\nib0: Lost carrier\r\nmlx5_cor\r\n"
+		"slurmstepd: error: ibv_create_qp failed\n",
+		"NCCL WARN NET/IB : Got completion with error 12\n"
+		"[1] UCX  ERROR ibv_reg_mr failed: Cannot allocate memory\n",
+	};
+	struct fact_base *kb = fact_base_new();
+	struct diag *d = diag_new();
+	struct logscan *scan[2];
+	size_t taken = 0;
+
+	(void)state;
+	assert_true(kb_load_dir(kb, "kb", "kb", d) >= 0);
+	scan[0] = logscan_new(kb, d);
+	scan[1] = logscan_new_for(kb, "app_message", d);
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+			const char *t = texts[i];
+			size_t len = strlen(t);
+			struct logscan_sieve a = { 0 }, b = { 0 };
+
+			logscan_sieve(scan[k], t, len, &a);
+			logscan_sieve(scan[k], t, len, &b);
+			for (size_t at = 0; at < len;) {
+				const char *nl = memchr(t + at, '\n', len - at);
+				size_t end = nl ? (size_t)(nl - t) : len;
+				size_t n = end - at;
+				bool want, got;
+
+				if (n && t[end - 1] == '\r')
+					n--;
+				want = logscan_sieve_any(&a, at, at + n) &&
+				       logscan_relevant(scan[k], t + at, n);
+				got = logscan_sieve_relevant(scan[k], &b, t, at,
+							     at + n);
+				assert_int_equal(want, got);
+				taken += got;
+				at = end + 1;
+			}
+			logscan_sieve_release(&a);
+			logscan_sieve_release(&b);
+		}
+	assert_true(taken >= 4);
+	logscan_free(scan[0]);
+	logscan_free(scan[1]);
+	diag_free(d);
+	fact_base_free(kb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_factors_of_patterns),
 		cmocka_unit_test(test_factors_hold_for_kb_examples),
 		cmocka_unit_test(test_litset_counts_every_occurrence),
+		cmocka_unit_test(test_litset_folded_counts_any_case),
 		cmocka_unit_test(test_sieve_keeps_every_relevant_line),
+		cmocka_unit_test(test_sieve_relevant_is_any_and_relevant),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

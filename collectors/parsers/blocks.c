@@ -900,11 +900,17 @@ static void cut_regions(struct cutter *k)
 
 	lines_init(&it, k->text, k->len);
 	while (lines_next(&it, &raw)) {
-		struct line t = line_trim(raw), path;
+		struct line t = line_trim(raw), path, cmd = t;
 		struct command_use u;
 		char host[HOST_BYTES];
 		const char *next = it.text + it.pos;
 
+		/* a command in a markdown code span on its own line
+		 * ("`uname -a`", "`$ ibstat`") is the command */
+		if (t.len > 2 && t.p[0] == '`' && t.p[t.len - 1] == '`' &&
+		    t.p[1] != '`')
+			cmd = line_trim((struct line){ t.p + 1, t.len - 2,
+						       t.no });
 		if (fence_line(&t)) {
 			/* a command above the fence its output is in ("`$ cmd`"
 			 * and then the fenced output): the output is the
@@ -942,12 +948,13 @@ static void cut_regions(struct cutter *k)
 					u.format ? keep_use(k, &u) : NULL);
 			continue;
 		}
-		if (prompt_line(&t, &u, host)) {
-			note_host(k, host, &t);
+		if (prompt_line(&cmd, &u, host)) {
+			note_host(k, host, &cmd);
 			cur = add_block(k, next, raw.no + 1, keep_use(k, &u));
 			continue;
 		}
-		if (bare_command_line(&t, &u) && followed_by(&it, u.format)) {
+		if (bare_command_line(&cmd, &u) &&
+		    followed_by(&it, u.format)) {
 			cur = add_block(k, next, raw.no + 1, keep_use(k, &u));
 			continue;
 		}
@@ -1436,15 +1443,27 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	unsigned before = e->nfacts, read;
 	struct emit le = *e;
 	struct log_stream *log;
+	bool own_host;
 
 	k.text = text;
 	k.len = len;
 	cut_regions(&k);
+	own_host = !e->host && k.host[0] && !k.hosts_differ;
+	if (own_host) {
+		e->host = k.host;
+		e->host_at = k.host_at;
+		e->host_line = k.host_at.no + e->line_base;
+		e->hosts_named = 0;
+	}
 	for (size_t i = 0; i < k.n; i++)
 		split_region(&k.b[i], &parts, &nparts, &cap);
 	nparts = join_fragments(parts, nparts);
 	le.line_base = e->line_base;
 	le.nfacts = 0;
+	le.host = e->host;
+	le.host_at = e->host_at;
+	le.host_line = e->host_line;
+	le.hosts_named = 0;
 	log = log_stream_new(&le);
 	for (size_t i = 0; i < nparts; i++) {
 		struct block *b = &parts[i];
@@ -1489,13 +1508,19 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	}
 	log_stream_end(log);
 	e->nfacts += le.nfacts;
-	/* the prompts' host describes what was read, and alone is no reading */
-	if (e->nfacts > before && k.host[0] && !k.hosts_differ) {
+	/* the prompts' host describes what was read, and alone is no
+	 * reading; its own fact only when no host fact of the paste took
+	 * its name */
+	if (e->nfacts > before && own_host && !e->hosts_named &&
+	    !le.hosts_named) {
 		struct fact *f = emit_begin(e, "host", &k.host_at);
 
+		e->host = NULL;
 		emit_str(e, f, "hostname", k.host, strlen(k.host), &k.host_at);
 		emit_end(e, f);
 	}
+	if (own_host)
+		e->host = NULL;
 	read = e->nfacts - before;
 	if (sum) {
 		memset(sum, 0, sizeof(*sum));

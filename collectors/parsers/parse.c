@@ -296,6 +296,9 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->watched = 0;
 	e->snapshot = 0;
 	e->command = NULL;
+	e->host = NULL;
+	e->host_line = 0;
+	e->hosts_named = 0;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
@@ -683,6 +686,18 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 	if (!f->nfields) {
 		fact_base_abandon(e->fb, f);
 		return NULL;
+	}
+	if (e->host && f->kind == sym_intern_cstr("host") &&
+	    !fact_field(f, sym_intern_cstr("hostname"))) {
+		uint32_t base = e->line_base;
+		struct line at = e->host_at;
+
+		/* cite the prompt's own line, whatever block is parsed */
+		e->line_base = 0;
+		at.no = e->host_line;
+		emit_str(e, f, "hostname", e->host, strlen(e->host), &at);
+		e->line_base = base;
+		e->hosts_named++;
 	}
 	if (e->snapshot)
 		note_changes(e, f);

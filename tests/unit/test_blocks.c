@@ -584,6 +584,24 @@ static void test_prompt_host(void **state)
 				 1);
 		fact_base_free(p.fb);
 	}
+	/* the host's facts the outputs give carry the prompt's name: one
+	 * host fact, not a kernel and a name apart (modinfo under a RHEL
+	 * prompt, a blog post quoting it:
+	 * shawfdong.github.io, "mlnx-en 4.1 on RHEL 7.4") */
+	p = paste("[root@pulpo-osd01 ~]# modinfo mlx4_core\n"
+		  "filename:       /lib/modules/3.10.0-693.2.2.el7.x86_64/"
+		  "weak-updates/mlnx-en/drivers/net/ethernet/mellanox/mlx4/"
+		  "mlx4_core.ko\n"
+		  "version:        4.1-1.0.2\n"
+		  "license:        Dual BSD/GPL\n",
+		  NULL);
+	assert_int_equal(count(&p, "host"), 1);
+	assert_string_equal(text(nth(&p, "host", 0), "kernel"),
+			    "3.10.0-693.2.2.el7.x86_64");
+	assert_string_equal(text(nth(&p, "host", 0), "hostname"),
+			    "pulpo-osd01");
+	assert_int_equal(line_of(nth(&p, "host", 0), "hostname"), 1);
+	fact_base_free(p.fb);
 	/* no host in the prompt, or a client and a server */
 	p = paste("$ uname -r\n5.15.0-91-generic\n"
 		  "sh-5.1# uname -r\n5.15.0-91-generic\n",

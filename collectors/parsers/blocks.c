@@ -144,10 +144,18 @@ static const char *const remote_runners[] = { "ssh", "pdsh", "clush",
 					      "oc", "salt", "ansible" };
 
 /* Formats whose output, shown with its header and no command line, is
- * taken as complete: the header line and the format. */
+ * taken as complete: the header line and the format.  A "header" is a
+ * line the tool prints only once it has read its list: ibv_devinfo's
+ * "No IB devices found" (rdma-core libibverbs/examples/devinfo.c, when
+ * ibv_get_device_list() gave an empty list) says the list is empty. */
 static bool devices_header(const struct line *ln)
 {
 	return line_starts(ln, "device") && line_contains(ln, "node GUID");
+}
+
+static bool no_devices_line(const struct line *ln)
+{
+	return line_eq(ln, "No IB devices found");
 }
 
 static const struct {
@@ -156,6 +164,7 @@ static const struct {
 } headed[] = {
 	{ "lsmod", lsmod_header_line },
 	{ "ibv_devices", devices_header },
+	{ "ibv_devinfo", no_devices_line },
 };
 
 /* A command line read as the shell would split it. */
@@ -1152,8 +1161,13 @@ static unsigned parse_block(struct emit *e, struct block *b)
 	watched = e->watched;
 	e->watch_kind = 0;
 	/* a tool that printed an error instead of its listing lists
-	 * nothing: what it does not show is not evidence */
-	if (b->fmt->lists && tool_errors(e) == errors &&
+	 * nothing: what it does not show is not evidence.  A header
+	 * shown is printed only once the list was read (rdma-core
+	 * libibverbs/examples/devices.c prints it after
+	 * ibv_get_device_list() succeeded, kmod's lsmod after reading
+	 * /proc/modules), so the warnings above it (libibverbs' provider
+	 * warnings) leave the listing complete */
+	if (b->fmt->lists && (tool_errors(e) == errors || shows_header(b)) &&
 	    ((u && u->complete && u->text[0] && strncmp(u->text, "==>", 3)) ||
 	     (!u && shows_header(b)))) {
 		if (u)

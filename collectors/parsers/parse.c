@@ -713,7 +713,13 @@ void emit_tool_error(struct emit *e, const char *tool, const struct line *ln)
 {
 	struct fact *f = emit_begin(e, "tool_error", ln);
 
-	if (e->command && tool_known(e->fb, e->command, strlen(e->command)))
+	/* libibverbs prints its warnings with its own PFX ("libibverbs: ",
+	 * rdma-core libibverbs/ibverbs.h), in whatever program links it:
+	 * the line names its printer */
+	if (line_starts(ln, "libibverbs: "))
+		tool = "libibverbs";
+	else if (e->command &&
+		 tool_known(e->fb, e->command, strlen(e->command)))
 		tool = e->command;
 	emit_str(e, f, "tool", tool, strlen(tool), ln);
 	emit_line(e, f, "message", ln, ln);

@@ -152,6 +152,38 @@ static void test_empty_outputs(void **state)
 		  NULL);
 	assert_int_equal(num(listing_of(&p, "ibv_devices"), "count"), 0);
 	fact_base_free(p.fb);
+
+	/* a provider's warning above the header: the header is printed
+	 * once the list was read, so the empty list stands
+	 * (github.com/SoftRoCE/rxe-dev/issues/74) */
+	p = paste("root@arria10:~# ibv_devices\n"
+		  "libibverbs: Warning: Driver rxe does not support the kernel "
+		  "ABI of 1 (supports 2 to 2) for device "
+		  "/sys/class/infiniband/rxe0\n"
+		  "    device                 node GUID\n"
+		  "    ------              ----------------\n"
+		  "root@arria10:~#\n",
+		  NULL);
+	assert_int_equal(num(listing_of(&p, "ibv_devices"), "count"), 0);
+	assert_string_equal(text(nth(&p, "tool_error", 0), "tool"),
+			    "libibverbs");
+	fact_base_free(p.fb);
+
+	/* ibv_devinfo's "No IB devices found" says its list is empty
+	 * (NVIDIA/dsx-infra-controller PR 5251); an error instead of
+	 * the list says nothing of the devices */
+	p = paste("  root@scout:~# ibv_devinfo\n"
+		  "  libibverbs: Warning: couldn't open config directory "
+		  "'/etc/libibverbs.d'.\n"
+		  "  No IB devices found\n",
+		  NULL);
+	assert_int_equal(num(listing_of(&p, "ibv_devinfo"), "count"), 0);
+	fact_base_free(p.fb);
+	p = paste("$ ibv_devinfo\n"
+		  "Failed to get IB devices list: Function not implemented\n",
+		  NULL);
+	assert_int_equal(count(&p, "listing"), 0);
+	fact_base_free(p.fb);
 }
 
 static void test_cuts(void **state)

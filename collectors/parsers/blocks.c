@@ -928,15 +928,18 @@ static void cut_regions(struct cutter *k)
 			 * fence, and only when what it holds reads as the
 			 * command's output: a grep that found nothing keeps
 			 * its empty listing, and the next fence its own. */
-			bool opens = !fenced;
-			struct command_use *carry =
-				opens && cur->use && !has_text(cur) &&
-						cur->use->format &&
-						followed_by(&it, cur->use->format) ?
-					cur->use :
-					NULL;
+			bool output = cur->use && !has_text(cur) &&
+				      cur->use->format &&
+				      followed_by(&it, cur->use->format);
+			/* a paste cut inside a fence leaves its close to
+			 * read as an opening: a fence right under a command,
+			 * before what reads as its output, opens all the
+			 * same */
+			bool opens = !fenced || output;
+			struct command_use *carry = opens && output ? cur->use :
+								      NULL;
 
-			fenced = !fenced;
+			fenced = opens;
 
 			if (carry) {
 				cur->use = NULL;

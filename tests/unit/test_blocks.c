@@ -733,6 +733,26 @@ static void test_markdown_commands(void **state)
 	assert_non_null(find(&p, "log", "device", "0000:01:00.0"));
 	fact_base_free(p.fb);
 
+	/* a paste that starts inside a fence: its close reads as an
+	 * opening, and the next fence, under a command in a code span,
+	 * still opens that command's output (a forum post of a CX4 Lx
+	 * VF whose ENABLE_HCA timed out, then mstflint query) */
+	p = paste("[ 2710.218669] mlx5_core: probe of 0000:0b:06.0 failed "
+		  "with error -110\n"
+		  "``` \n"
+		  "### Firmware Upgrade Check\n"
+		  "`# mstflint -d 0b:00.0 query`\n"
+		  "```\n"
+		  "Image type:            FS3\n"
+		  "FW Version:            14.32.1010\n"
+		  "FW Release Date:       1.12.2021\n"
+		  "```\n",
+		  NULL);
+	f = nth(&p, "fw_image", 0);
+	assert_string_equal(text(f, "pci"), "0000:0b:00.0");
+	assert_string_equal(text(f, "fw_ver"), "14.32.1010");
+	fact_base_free(p.fb);
+
 	/* "* item" is a bullet, not emphasis: the line stays as it is */
 	p = paste("* ibv_devices\n", NULL);
 	assert_int_equal(matching(&p, "listing", "tool", "ibv_devices"), 0);

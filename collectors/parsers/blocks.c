@@ -105,7 +105,8 @@ static const struct command {
 	{ "openibd", NULL, NULL, ARG_NONE, NULL },
 	{ "mlnx-en.d", NULL, NULL, ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
-	{ "ibv_*", NULL, "pingpong", ARG_TOOL, NULL },
+	/* the pingpong's program is the block's command; its -d the device */
+	{ "ibv_*", NULL, "pingpong", ARG_AFTER, "-d|--ib-dev" },
 };
 
 /* Files whose path says what they hold (cat FILE, ==> FILE <==). */

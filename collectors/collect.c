@@ -2,6 +2,7 @@
  * and the knowledge-base enrichment of collected facts. */
 #include "collectors/collect.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -1162,6 +1163,48 @@ static void imply_port_fields(struct fact_base *fb, uint32_t id)
  * ..." names a registered device (ibdev_printk() falls back to it too). */
 static const char ib_class_prefix[] = "infiniband ";
 
+/* The RDMA device a driver's own line about its PCI function names:
+ * hfi1's and qib's dd_dev_info() and kin print dev_info(pci, "%s: " fmt,
+ * unit name), the unit named as the driver names its devices ("hfi1_0",
+ * "qib0" of driver ib_qib: DRIVER_NAME "_%d", rvt_get_ibdev_name(),
+ * get_unit_name(); linux drivers/infiniband/hw/hfi1/hfi.h, qib/qib.h),
+ * so "hfi1 0000:d8:00.0:
+ * hfi1_0: ..." is device hfi1_0 of driver hfi1 at 0000:d8:00.0.  True
+ * with the name and the driver's length set. */
+static bool unit_of_driver_line(const char *text, const char *pci,
+				size_t *name_at, size_t *name_len,
+				size_t *driver_len)
+{
+	const char *sp = strchr(text, ' ');
+	size_t d, pl = strlen(pci), i;
+
+	if (!sp || sp == text || (size_t)(sp - text) > 32)
+		return false;
+	d = (size_t)(sp - text);
+	if (strncmp(sp + 1, pci, pl) || strncmp(sp + 1 + pl, ": ", 2))
+		return false;
+	i = d + 1 + pl + 2;
+	*name_at = i;
+	if (!strncmp(text + i, text, d))
+		i += d;
+	else if (d > 3 && !strncmp(text, "ib_", 3) &&
+		 !strncmp(text + i, text + 3, d - 3))
+		i += d - 3; /* ib_qib names its units qib0 */
+	else
+		return false;
+	if (text[i] == '_')
+		i++;
+	if (!isdigit((unsigned char)text[i]))
+		return false;
+	while (isdigit((unsigned char)text[i]) && i - *name_at < 40)
+		i++;
+	if (text[i] != ':')
+		return false;
+	*name_len = i - *name_at;
+	*driver_len = d;
+	return true;
+}
+
 /* The devices the kernel log names by that prefix, as hca facts cited
  * from their first line, when no other source showed an adapter: the log
  * is history, and a device it names may since have gone or been renamed,
@@ -1193,21 +1236,42 @@ static void hcas_of_kernel_log(struct fact_base *fb)
 		size_t dl;
 		bool added;
 
-		if (!text || !dev || strncmp(text, ib_class_prefix, plen))
+		size_t name_at, name_len, driver_len;
+		char *pci = NULL, *driver = NULL;
+
+		if (!text || !dev)
 			continue;
 		dl = strlen(dev);
-		if (!dl || dl >= 64 || strncmp(text + plen, dev, dl) ||
-		    text[plen + dl] != ':')
+		if (!dl || dl >= 64)
 			continue;
-		at = xstrdup(dev);
+		if (!strncmp(text, ib_class_prefix, plen) &&
+		    !strncmp(text + plen, dev, dl) && text[plen + dl] == ':') {
+			at = xstrdup(dev);
+		} else if (unit_of_driver_line(text, dev, &name_at, &name_len,
+					       &driver_len)) {
+			at = xstrndup(text + name_at, name_len);
+			pci = xstrdup(dev);
+			driver = xstrndup(text, driver_len);
+		} else {
+			continue;
+		}
 		cited = l->prov.text ? xstrdup(l->prov.text) : NULL;
 		f = fact_base_begin(fb, hca, src, line, cited,
 				    cited ? strlen(cited) : 0);
 		fact_put(fb, f, name, value_cstr(at), line, cited,
 			 cited ? strlen(cited) : 0);
+		if (pci)
+			fact_put(fb, f, sym_intern_cstr("pci"), value_cstr(pci),
+				 line, cited, cited ? strlen(cited) : 0);
+		if (driver)
+			fact_put(fb, f, sym_intern_cstr("driver"),
+				 value_cstr(driver), line, cited,
+				 cited ? strlen(cited) : 0);
 		fact_base_commit(fb, f, &added);
 		free(cited);
 		free(at);
+		free(pci);
+		free(driver);
 	}
 	free(logs);
 }

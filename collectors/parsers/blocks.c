@@ -105,7 +105,8 @@ static const struct command {
 	{ "openibd", NULL, NULL, ARG_NONE, NULL },
 	{ "mlnx-en.d", NULL, NULL, ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
-	{ "ibv_*", NULL, "pingpong", ARG_TOOL, NULL },
+	/* the pingpong's program is the block's command; its -d the device */
+	{ "ibv_*", NULL, "pingpong", ARG_AFTER, "-d|--ib-dev" },
 };
 
 /* Files whose path says what they hold (cat FILE, ==> FILE <==). */
@@ -144,10 +145,18 @@ static const char *const remote_runners[] = { "ssh", "pdsh", "clush",
 					      "oc", "salt", "ansible" };
 
 /* Formats whose output, shown with its header and no command line, is
- * taken as complete: the header line and the format. */
+ * taken as complete: the header line and the format.  A "header" is a
+ * line the tool prints only once it has read its list: ibv_devinfo's
+ * "No IB devices found" (rdma-core libibverbs/examples/devinfo.c, when
+ * ibv_get_device_list() gave an empty list) says the list is empty. */
 static bool devices_header(const struct line *ln)
 {
 	return line_starts(ln, "device") && line_contains(ln, "node GUID");
+}
+
+static bool no_devices_line(const struct line *ln)
+{
+	return line_eq(ln, "No IB devices found");
 }
 
 static const struct {
@@ -156,6 +165,7 @@ static const struct {
 } headed[] = {
 	{ "lsmod", lsmod_header_line },
 	{ "ibv_devices", devices_header },
+	{ "ibv_devinfo", no_devices_line },
 };
 
 /* A command line read as the shell would split it. */
@@ -900,11 +910,17 @@ static void cut_regions(struct cutter *k)
 
 	lines_init(&it, k->text, k->len);
 	while (lines_next(&it, &raw)) {
-		struct line t = line_trim(raw), path;
+		struct line t = line_trim(raw), path, cmd = t;
 		struct command_use u;
 		char host[HOST_BYTES];
 		const char *next = it.text + it.pos;
 
+		/* a command in a markdown code span on its own line
+		 * ("`uname -a`", "`$ ibstat`") is the command */
+		if (t.len > 2 && t.p[0] == '`' && t.p[t.len - 1] == '`' &&
+		    t.p[1] != '`')
+			cmd = line_trim((struct line){ t.p + 1, t.len - 2,
+						       t.no });
 		if (fence_line(&t)) {
 			/* a command above the fence its output is in ("`$ cmd`"
 			 * and then the fenced output): the output is the
@@ -913,15 +929,18 @@ static void cut_regions(struct cutter *k)
 			 * fence, and only when what it holds reads as the
 			 * command's output: a grep that found nothing keeps
 			 * its empty listing, and the next fence its own. */
-			bool opens = !fenced;
-			struct command_use *carry =
-				opens && cur->use && !has_text(cur) &&
-						cur->use->format &&
-						followed_by(&it, cur->use->format) ?
-					cur->use :
-					NULL;
+			bool output = cur->use && !has_text(cur) &&
+				      cur->use->format &&
+				      followed_by(&it, cur->use->format);
+			/* a paste cut inside a fence leaves its close to
+			 * read as an opening: a fence right under a command,
+			 * before what reads as its output, opens all the
+			 * same */
+			bool opens = !fenced || output;
+			struct command_use *carry = opens && output ? cur->use :
+								      NULL;
 
-			fenced = !fenced;
+			fenced = opens;
 
 			if (carry) {
 				cur->use = NULL;
@@ -942,12 +961,13 @@ static void cut_regions(struct cutter *k)
 					u.format ? keep_use(k, &u) : NULL);
 			continue;
 		}
-		if (prompt_line(&t, &u, host)) {
-			note_host(k, host, &t);
+		if (prompt_line(&cmd, &u, host)) {
+			note_host(k, host, &cmd);
 			cur = add_block(k, next, raw.no + 1, keep_use(k, &u));
 			continue;
 		}
-		if (bare_command_line(&t, &u) && followed_by(&it, u.format)) {
+		if (bare_command_line(&cmd, &u) &&
+		    followed_by(&it, u.format)) {
 			cur = add_block(k, next, raw.no + 1, keep_use(k, &u));
 			continue;
 		}
@@ -1145,8 +1165,13 @@ static unsigned parse_block(struct emit *e, struct block *b)
 	watched = e->watched;
 	e->watch_kind = 0;
 	/* a tool that printed an error instead of its listing lists
-	 * nothing: what it does not show is not evidence */
-	if (b->fmt->lists && tool_errors(e) == errors &&
+	 * nothing: what it does not show is not evidence.  A header
+	 * shown is printed only once the list was read (rdma-core
+	 * libibverbs/examples/devices.c prints it after
+	 * ibv_get_device_list() succeeded, kmod's lsmod after reading
+	 * /proc/modules), so the warnings above it (libibverbs' provider
+	 * warnings) leave the listing complete */
+	if (b->fmt->lists && (tool_errors(e) == errors || shows_header(b)) &&
 	    ((u && u->complete && u->text[0] && strncmp(u->text, "==>", 3)) ||
 	     (!u && shows_header(b)))) {
 		if (u)
@@ -1436,15 +1461,27 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	unsigned before = e->nfacts, read;
 	struct emit le = *e;
 	struct log_stream *log;
+	bool own_host;
 
 	k.text = text;
 	k.len = len;
 	cut_regions(&k);
+	own_host = !e->host && k.host[0] && !k.hosts_differ;
+	if (own_host) {
+		e->host = k.host;
+		e->host_at = k.host_at;
+		e->host_line = k.host_at.no + e->line_base;
+		e->hosts_named = 0;
+	}
 	for (size_t i = 0; i < k.n; i++)
 		split_region(&k.b[i], &parts, &nparts, &cap);
 	nparts = join_fragments(parts, nparts);
 	le.line_base = e->line_base;
 	le.nfacts = 0;
+	le.host = e->host;
+	le.host_at = e->host_at;
+	le.host_line = e->host_line;
+	le.hosts_named = 0;
 	log = log_stream_new(&le);
 	for (size_t i = 0; i < nparts; i++) {
 		struct block *b = &parts[i];
@@ -1489,13 +1526,19 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 	}
 	log_stream_end(log);
 	e->nfacts += le.nfacts;
-	/* the prompts' host describes what was read, and alone is no reading */
-	if (e->nfacts > before && k.host[0] && !k.hosts_differ) {
+	/* the prompts' host describes what was read, and alone is no
+	 * reading; its own fact only when no host fact of the paste took
+	 * its name */
+	if (e->nfacts > before && own_host && !e->hosts_named &&
+	    !le.hosts_named) {
 		struct fact *f = emit_begin(e, "host", &k.host_at);
 
+		e->host = NULL;
 		emit_str(e, f, "hostname", k.host, strlen(k.host), &k.host_at);
 		emit_end(e, f);
 	}
+	if (own_host)
+		e->host = NULL;
 	read = e->nfacts - before;
 	if (sum) {
 		memset(sum, 0, sizeof(*sum));

@@ -128,6 +128,16 @@ static const struct marker m_ofed_info[] = {
 	TEST(ofed_version_line, 35),
 	HAS("ofed_info", 10),
 };
+/* mlnxofedinstall check_pcie_link() and mlnx_fw_updater.pl */
+static const struct marker m_ofed_install[] = {
+	PRE("PCI Link Speed: ", 40),
+	PRE("Link Width: x", 20),
+	PRE2("Device (", "):", 20),
+	PRE("The firmware for this device is not distributed inside Mellanox driver: ",
+	    60),
+	PRE("Installation passed successfully", 20),
+	PRE("Failed to update Firmware.", 20),
+};
 static const struct marker m_lspci[] = {
 	PRE("LnkCap:", 30),
 	PRE("LnkSta:", 30),

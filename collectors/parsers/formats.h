@@ -116,6 +116,9 @@ void format_list_names(struct strbuf *sb);
 	  "hca port netdev", m_ibdev2netdev, 65536, 0, 0, NULL) \
 	X(ofed_info, "ofed_info -s, -n or the full listing", \
 	  "ofed", m_ofed_info, 50, 0, 0, NULL) \
+	X(ofed_install, "mlnxofedinstall's report (firmware update, PCIe " \
+			"links)", \
+	  "fw_image pcie", m_ofed_install, 400, 0, 0, NULL) \
 	X(lspci, "lspci -vv, -vvv or -nnvv, or '| grep Width' lines", \
 	  "pcie", m_lspci, 65536, 0, 0, NULL) \
 	X(flint_q, "flint or mstflint query (q)", \

@@ -311,6 +311,9 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->watched = 0;
 	e->snapshot = 0;
 	e->command = NULL;
+	e->host = NULL;
+	e->host_line = 0;
+	e->hosts_named = 0;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)
@@ -699,6 +702,18 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 		fact_base_abandon(e->fb, f);
 		return NULL;
 	}
+	if (e->host && f->kind == sym_intern_cstr("host") &&
+	    !fact_field(f, sym_intern_cstr("hostname"))) {
+		uint32_t base = e->line_base;
+		struct line at = e->host_at;
+
+		/* cite the prompt's own line, whatever block is parsed */
+		e->line_base = 0;
+		at.no = e->host_line;
+		emit_str(e, f, "hostname", e->host, strlen(e->host), &at);
+		e->line_base = base;
+		e->hosts_named++;
+	}
 	if (e->snapshot)
 		note_changes(e, f);
 	else
@@ -713,7 +728,13 @@ void emit_tool_error(struct emit *e, const char *tool, const struct line *ln)
 {
 	struct fact *f = emit_begin(e, "tool_error", ln);
 
-	if (e->command && tool_known(e->fb, e->command, strlen(e->command)))
+	/* libibverbs prints its warnings with its own PFX ("libibverbs: ",
+	 * rdma-core libibverbs/ibverbs.h), in whatever program links it:
+	 * the line names its printer */
+	if (line_starts(ln, "libibverbs: "))
+		tool = "libibverbs";
+	else if (e->command &&
+		 tool_known(e->fb, e->command, strlen(e->command)))
 		tool = e->command;
 	emit_str(e, f, "tool", tool, strlen(tool), ln);
 	emit_line(e, f, "message", ln, ln);

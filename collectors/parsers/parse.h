@@ -106,6 +106,14 @@ struct emit {
 	 * or NULL: a tool error a parser reads is that program's when the
 	 * kb names it a tool (a flint parser reading mstflint's output). */
 	const char *command;
+	/* The one host every prompt of a paste names, or NULL: a host fact
+	 * the paste's outputs give (uname, a module's path) is that host's,
+	 * and gets its name from the prompt at host_at (host_line: the
+	 * line as cited, line_base included). */
+	const char *host;
+	struct line host_at;
+	uint32_t host_line;
+	unsigned hosts_named; /* host facts that got the name */
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "collectors/parsers/parse_log.h"
@@ -794,20 +795,77 @@ static void linked_modules(struct scan *sc, const char *m, size_t n,
 /* A message under a module's own name: dev_printk's "<driver> <device>: "
  * or pr_fmt's "<module>: ", for the names kb/log_sources.yaml marks as
  * modules (a class name such as "infiniband" is not one). */
+static bool logging_module(struct scan *sc, const char *name, size_t len)
+{
+	struct value v = value_str(name, len);
+	size_t hits = 0;
+
+	fact_base_lookup(sc->e->fb, sym_intern_cstr("log_source"),
+			 sym_intern_cstr("module"), &v, &hits);
+	return hits > 0;
+}
+
+/* The version a driver's load banner gives: "mlx4_en: Mellanox ConnectX
+ * HCA Ethernet driver v2.1.6 (Jan 23 2014)" (mlx4_en_version[] and
+ * mlx4_core's, mlx4_ib's and mlx5's "... driver v" DRV_VERSION " ("
+ * DRV_RELDATE ")", printed at module init; Linux drivers/net/ethernet/
+ * mellanox/mlx4/main.c, en_main.c, drivers/infiniband/hw/mlx4/main.c
+ * through 5.x, and MLNX_OFED's).  A driver fact of the module, told by
+ * the kernel log. */
+static void driver_banner(struct scan *sc, const char *m, size_t n,
+			  size_t len, const struct line *where)
+{
+	const char *end = m + n, *v = NULL, *ve;
+	const char *origin;
+	struct fact *f;
+
+	if (len + 2 > n || m[len] != ':' || m[len + 1] != ' ')
+		return;
+	for (const char *p = m + len; p + 9 < end; p++)
+		if (!strncasecmp(p, " driver v", 9) &&
+		    isdigit((unsigned char)p[9])) {
+			v = p + 9;
+			break;
+		}
+	if (!v)
+		return;
+	for (ve = v; ve < end && ve - v < 32 &&
+		     (isalnum((unsigned char)*ve) || strchr(".-_", *ve));
+	     ve++)
+		;
+	if (ve < end && *ve != ' ' && *ve != ',')
+		return;
+	origin = driver_origin_of(v, (size_t)(ve - v));
+	f = emit_begin(sc->e, "driver", where);
+	emit_str(sc->e, f, "name", m, len, where);
+	emit_str(sc->e, f, "version", v, (size_t)(ve - v), where);
+	emit_str(sc->e, f, "origin", origin, strlen(origin), where);
+	emit_str(sc->e, f, "evidence", "kernel_log", 10, where);
+	emit_end(sc->e, f);
+}
+
 static void prefix_module(struct scan *sc, const char *m, size_t n,
 			  const struct line *where)
 {
-	size_t len = module_name(m, m + n);
-	struct value v;
-	size_t hits = 0;
+	size_t len;
 
+	/* pr_fmt "<" DRV_NAME "> %s: " (Linux drivers/infiniband/hw/mlx4/
+	 * mlx4_ib.h, 3.5 to 4.x, and MLNX_OFED 2.x): "<mlx4_ib>
+	 * mlx4_ib_add: ..." */
+	if (n > 2 && m[0] == '<') {
+		len = module_name(m + 1, m + n);
+		if (len && len + 2 < n && m[len + 1] == '>' &&
+		    m[len + 2] == ' ' && logging_module(sc, m + 1, len))
+			emit_module(sc, m + 1, len, where);
+		return;
+	}
+	len = module_name(m, m + n);
 	if (!len || len >= n || (m[len] != ' ' && m[len] != ':'))
 		return;
-	v = value_str(m, len);
-	fact_base_lookup(sc->e->fb, sym_intern_cstr("log_source"),
-			 sym_intern_cstr("module"), &v, &hits);
-	if (hits)
-		emit_module(sc, m, len, where);
+	if (!logging_module(sc, m, len))
+		return;
+	emit_module(sc, m, len, where);
+	driver_banner(sc, m, n, len, where);
 }
 
 /* The release in dump_stack's "CPU: %d [UID: %u ]PID: %d Comm: %.20s

@@ -398,9 +398,58 @@ static bool function_line(struct lspci *s, const struct line *ln)
 	return true;
 }
 
+/* MLNX_OFED's installer checks each Mellanox function's link after its
+ * lspci -s line (mlnxofedinstall check_pcie_link(): "\tLink Width:
+ * x${link_width}", then " ( WARNING - device supports x${cap} )" only
+ * when the two differ, and "\tPCI Link Speed: $link_speed", "8GT/s" or
+ * "Unknown"; its older releases print "2.5Gb/s" and "5Gb/s" for the
+ * same rates).  The lines are the function's negotiated link. */
+static bool installer_link_line(struct lspci *s, const struct line *ln)
+{
+	struct line v;
+	double gts;
+	long lanes, cap;
+	char buf[8], *end;
+	const char *warn;
+
+	if (!s->f || !s->keyed)
+		return false;
+	if (line_starts(ln, "Link Width: x")) {
+		v = line_trim((struct line){ ln->p + 13, ln->len - 13, ln->no });
+		line_copy(&v, buf, sizeof(buf));
+		lanes = strtol(buf, &end, 10);
+		if (end == buf || lanes <= 0 || lanes > 32)
+			return true;
+		emit_int(s->e, s->f, "sta_width", lanes, ln);
+		cap = lanes;
+		warn = memmem(ln->p, ln->len, "device supports x", 17);
+		if (warn) {
+			v = (struct line){ warn + 17,
+					   (size_t)(ln->p + ln->len - warn - 17),
+					   ln->no };
+			line_copy(&v, buf, sizeof(buf));
+			cap = strtol(buf, &end, 10);
+			if (end == buf || cap <= 0 || cap > 32)
+				return true;
+		}
+		emit_int(s->e, s->f, "cap_width", cap, ln);
+		return true;
+	}
+	if (line_starts(ln, "PCI Link Speed: ")) {
+		v = line_trim((struct line){ ln->p + 16, ln->len - 16, ln->no });
+		if (line_number(&v, &gts) && gts > 0 && gts < 1000)
+			emit_num(s->e, s->f, "sta_speed_gts", gts, ln);
+		return true;
+	}
+	return false;
+}
+
 static void body_line(struct lspci *s, const struct line *ln)
 {
 	struct line key, val;
+
+	if (installer_link_line(s, ln))
+		return;
 
 	if (line_starts(ln, "LnkCap:")) {
 		link_line(s, SIDE_CAP, ln);

@@ -115,3 +115,55 @@ bool ofed_version_line(const struct line *ln)
 
 	return ofed_line(ln, &o);
 }
+
+/* mlnx_fw_updater's verdict on a board whose PSID has no image in the
+ * installer's set: "The firmware for this device is not distributed
+ * inside Mellanox driver: $ibdev (PSID: $psid)" (MLNX_OFED and MLNX_EN's
+ * mlnx_fw_updater.pl, $ibdev the PCI address). */
+static const char not_distributed[] =
+	"The firmware for this device is not distributed inside Mellanox "
+	"driver: ";
+
+static void fw_not_distributed(struct emit *e, const struct line *ln)
+{
+	static const char status[] = "not distributed inside Mellanox driver";
+	const size_t k = sizeof(not_distributed) - 1;
+	struct line rest = { ln->p + k, ln->len - k, ln->no }, tok[3], psid;
+	char pci[32];
+	struct fact *f;
+
+	if (line_split(&rest, tok, 3) != 3 || !line_eq(&tok[1], "(PSID:") ||
+	    !line_pci_addr(&tok[0], pci, sizeof(pci)))
+		return;
+	psid = tok[2];
+	if (!psid.len || psid.p[psid.len - 1] != ')')
+		return;
+	psid.len--;
+	f = emit_begin(e, "fw_image", ln);
+	emit_str(e, f, "pci", pci, strlen(pci), ln);
+	emit_line(e, f, "psid", &psid, ln);
+	emit_str(e, f, "status", status, sizeof(status) - 1, ln);
+	emit_end(e, f);
+}
+
+/* What MLNX_OFED's (and MLNX_EN's) installer prints when it ends: the
+ * firmware updater's verdicts, then each Mellanox function's lspci line
+ * and link ("Device (b3:00.0):", read by the lspci parser). */
+int parse_ofed_install(struct emit *e, const char *text, size_t len,
+		       const char *arg)
+{
+	struct lines it;
+	struct line raw;
+	unsigned before = e->nfacts;
+
+	(void)arg;
+	lines_init(&it, text, len);
+	while (lines_next(&it, &raw)) {
+		struct line ln = line_trim(raw);
+
+		if (line_starts(&ln, not_distributed))
+			fw_not_distributed(e, &ln);
+	}
+	parse_lspci(e, text, len, NULL);
+	return (int)(e->nfacts - before);
+}

@@ -27,6 +27,7 @@ static const char *const failures[] = {
 struct pingpong {
 	char test[32];
 	struct line test_line, dev, dev_line, bw_line, lat_line, error;
+	struct line remote; /* the "remote address:" line */
 	bool local; /* the "local address:" line was printed */
 	double bytes, mbit, iters, usec;
 };
@@ -81,9 +82,13 @@ static void result_line(struct pingpong *p, const struct line *ln)
 
 static void emit_result(struct emit *e, struct pingpong *p)
 {
+	/* both addresses and nothing after: the run was cut or never
+	 * ended (the examples print the result only once every iteration
+	 * completed), which is itself what the output shows */
 	const struct line *at = p->bw_line.p  ? &p->bw_line :
 				p->lat_line.p ? &p->lat_line :
-						&p->error;
+				p->error.p    ? &p->error :
+						&p->remote;
 	struct fact *f;
 
 	if (!at->p)
@@ -92,7 +97,8 @@ static void emit_result(struct emit *e, struct pingpong *p)
 	emit_str(e, f, "test", p->test, strlen(p->test),
 		 p->test_line.p ? &p->test_line : at);
 	if (p->dev.p)
-		emit_line(e, f, "hca", &p->dev, &p->dev_line);
+		emit_line(e, f, "hca", &p->dev,
+			  p->dev_line.p ? &p->dev_line : at);
 	if (p->bw_line.p)
 		emit_num(e, f, "bw_avg_gbps", p->mbit / 1000, &p->bw_line);
 	if (p->lat_line.p)
@@ -117,13 +123,25 @@ static void emit_device(struct emit *e, const struct pingpong *p)
 {
 	struct fact *f;
 
-	if (!p->local || !p->dev.p || !p->dev.len || p->dev.len >= 64)
+	if (!p->local || !p->dev.p || !p->dev.len || p->dev.len >= 64 ||
+	    !p->dev_line.p)
 		return;
 	f = emit_begin(e, "hca", &p->dev_line);
 	emit_line(e, f, "name", &p->dev, &p->dev_line);
 	emit_end(e, f);
 }
 
+/* Whether name is one of the examples. */
+static bool pingpong_tool(const char *name)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(tools); k++)
+		if (!strcmp(name, tools[k]))
+			return true;
+	return false;
+}
+
+/* arg is the -d device of the command line above the output, and
+ * e->command its program, when a paste shows them. */
 int parse_pingpong(struct emit *e, const char *text, size_t len,
 		   const char *arg)
 {
@@ -132,8 +150,10 @@ int parse_pingpong(struct emit *e, const char *text, size_t len,
 	struct line raw;
 	unsigned before = e->nfacts;
 
-	if (arg)
-		snprintf(p.test, sizeof(p.test), "%s", arg);
+	if (e->command && pingpong_tool(e->command))
+		snprintf(p.test, sizeof(p.test), "%s", e->command);
+	if (arg && arg[0] && strlen(arg) < 64)
+		p.dev = (struct line){ arg, strlen(arg), 0 };
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw)) {
 		struct line ln = line_trim(raw);
@@ -141,7 +161,15 @@ int parse_pingpong(struct emit *e, const char *text, size_t len,
 		if (line_contains(&ln, "pingpong"))
 			command_line(&p, &ln);
 		result_line(&p, &ln);
+		/* a device from the command line is cited where the
+		 * example shows it opened it */
+		if (!p.local && line_starts(&ln, "local address:") &&
+		    p.dev.p && !p.dev_line.p)
+			p.dev_line = ln;
 		p.local = p.local || line_starts(&ln, "local address:");
+		if (p.local && !p.remote.p &&
+		    line_starts(&ln, "remote address:"))
+			p.remote = ln;
 		for (size_t i = 0; i < ARRAY_SIZE(failures) && !p.error.p; i++)
 			if (line_starts(&ln, failures[i]))
 				p.error = ln;

@@ -33,14 +33,41 @@ bool uname_r_line(const struct line *ln)
 	       memchr(tok[0].p, '-', tok[0].len);
 }
 
-/* "Linux node07 5.15.0-91-generic #101-Ubuntu SMP ... x86_64 GNU/Linux"
- * (coreutils uname -a: sysname nodename release version machine ...) */
+/* Where the release stands in a uname line, or -1.  coreutils uname.c
+ * prints the fields it is asked for in one fixed order (kernel-name,
+ * nodename, kernel-release, kernel-version, machine, processor,
+ * hardware-platform, operating-system), so -a gives "Linux node07
+ * 5.15.0-91-generic #101-Ubuntu SMP ... x86_64 GNU/Linux", -srv "Linux
+ * 5.15.0-91-generic #101-Ubuntu ..." and -rvm "5.15.0-91-generic
+ * #101-Ubuntu SMP ... x86_64": the release is followed by the version,
+ * which starts with its build number ("#1"). */
+static int uname_release_at(const struct line *ln, const struct line *tok,
+			    size_t n)
+{
+	for (size_t i = 0; i < 3 && i + 1 < n; i++) {
+		if (i && !line_eq(&tok[0], "Linux"))
+			return -1;
+		if (!release_word(&tok[i]) || tok[i + 1].len < 2 ||
+		    tok[i + 1].p[0] != '#' ||
+		    !isdigit((unsigned char)tok[i + 1].p[1]))
+			continue;
+		/* without the node name, "5.4 #2 ..." could be prose: a
+		 * distribution's release ("-generic") or the version's
+		 * "SMP" or the operating system's "GNU/Linux" tells */
+		if (i < 2 && !memchr(tok[i].p, '-', tok[i].len) &&
+		    !line_contains(ln, " SMP ") &&
+		    !line_contains(ln, "GNU/Linux"))
+			return -1;
+		return (int)i;
+	}
+	return -1;
+}
+
 bool uname_a_line(const struct line *ln)
 {
 	struct line tok[4];
 
-	return line_split(ln, tok, 4) >= 4 && line_eq(&tok[0], "Linux") &&
-	       release_word(&tok[2]) && tok[3].len && tok[3].p[0] == '#';
+	return uname_release_at(ln, tok, line_split(ln, tok, 4)) >= 0;
 }
 
 int parse_uname(struct emit *e, const char *text, size_t len, const char *arg)
@@ -55,15 +82,18 @@ int parse_uname(struct emit *e, const char *text, size_t len, const char *arg)
 		struct line ln = line_unmark(raw), tok[24];
 		size_t n;
 		struct fact *f;
+		int at;
 
-		if (uname_a_line(&ln)) {
-			n = line_split(&ln, tok, 24);
+		n = line_split(&ln, tok, 24);
+		at = uname_release_at(&ln, tok, n);
+		if (at >= 0) {
 			f = emit_begin(e, "host", &ln);
-			emit_line(e, f, "hostname", &tok[1], &ln);
-			emit_line(e, f, "kernel", &tok[2], &ln);
+			if (at == 2)
+				emit_line(e, f, "hostname", &tok[1], &ln);
+			emit_line(e, f, "kernel", &tok[at], &ln);
 			/* the machine comes after the version's date:
 			 * "... UTC 2023 x86_64 x86_64 x86_64 GNU/Linux" */
-			for (size_t i = n; i-- > 4;)
+			for (size_t i = n; i-- > (size_t)at + 2;)
 				if (line_eq(&tok[i], "x86_64") ||
 				    line_eq(&tok[i], "aarch64") ||
 				    line_eq(&tok[i], "ppc64le") ||

@@ -241,6 +241,36 @@ static void test_adapters_of_kernel_log(void **state)
 	diag_free(d);
 }
 
+/* A driver's line naming its unit after its PCI function ("hfi1
+ * 0000:d8:00.0: hfi1_0: ...", hfi1's dd_dev_info()) names that adapter
+ * with its address and driver; a function name there names none. */
+static void test_adapters_of_driver_lines(void **state)
+{
+	struct diag *d = diag_new();
+	struct analysis *a;
+	char *names;
+	size_t n;
+	const uint32_t *ids;
+	const struct fact *h = NULL;
+
+	(void)state;
+	setenv("RDMADOCTOR_DATADIR", ".", 1);
+	a = analyze("tests/fixtures/kernel-log/hfi1-unit-lines.txt", d);
+	names = hca_names(a);
+	assert_string_equal(names, "bnxt_re0:1\nhfi1_0:3\n");
+	free(names);
+	ids = fact_base_of_kind(a->fb, sym_intern_cstr("hca"), &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(fact_text(fact_base_get(a->fb, ids[i]), "name"),
+			    "hfi1_0"))
+			h = fact_base_get(a->fb, ids[i]);
+	assert_non_null(h);
+	assert_string_equal(fact_text(h, "pci"), "0000:d8:00.0");
+	assert_string_equal(fact_text(h, "driver"), "hfi1");
+	analysis_free(a);
+	diag_free(d);
+}
+
 /* A copy of rules/ and kb/ whose first signature pattern opens one
  * group more than it closes. */
 static void test_broken_signature_pattern(void **state)
@@ -283,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_base_rolls_back),
 		cmocka_unit_test(test_broken_signature_pattern),
 		cmocka_unit_test(test_adapters_of_kernel_log),
+		cmocka_unit_test(test_adapters_of_driver_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,6 +152,38 @@ static void test_empty_outputs(void **state)
 		  NULL);
 	assert_int_equal(num(listing_of(&p, "ibv_devices"), "count"), 0);
 	fact_base_free(p.fb);
+
+	/* a provider's warning above the header: the header is printed
+	 * once the list was read, so the empty list stands
+	 * (github.com/SoftRoCE/rxe-dev/issues/74) */
+	p = paste("root@arria10:~# ibv_devices\n"
+		  "libibverbs: Warning: Driver rxe does not support the kernel "
+		  "ABI of 1 (supports 2 to 2) for device "
+		  "/sys/class/infiniband/rxe0\n"
+		  "    device                 node GUID\n"
+		  "    ------              ----------------\n"
+		  "root@arria10:~#\n",
+		  NULL);
+	assert_int_equal(num(listing_of(&p, "ibv_devices"), "count"), 0);
+	assert_string_equal(text(nth(&p, "tool_error", 0), "tool"),
+			    "libibverbs");
+	fact_base_free(p.fb);
+
+	/* ibv_devinfo's "No IB devices found" says its list is empty
+	 * (NVIDIA/dsx-infra-controller PR 5251); an error instead of
+	 * the list says nothing of the devices */
+	p = paste("  root@scout:~# ibv_devinfo\n"
+		  "  libibverbs: Warning: couldn't open config directory "
+		  "'/etc/libibverbs.d'.\n"
+		  "  No IB devices found\n",
+		  NULL);
+	assert_int_equal(num(listing_of(&p, "ibv_devinfo"), "count"), 0);
+	fact_base_free(p.fb);
+	p = paste("$ ibv_devinfo\n"
+		  "Failed to get IB devices list: Function not implemented\n",
+		  NULL);
+	assert_int_equal(count(&p, "listing"), 0);
+	fact_base_free(p.fb);
 }
 
 static void test_cuts(void **state)
@@ -584,6 +616,24 @@ static void test_prompt_host(void **state)
 				 1);
 		fact_base_free(p.fb);
 	}
+	/* the host's facts the outputs give carry the prompt's name: one
+	 * host fact, not a kernel and a name apart (modinfo under a RHEL
+	 * prompt, a blog post quoting it:
+	 * shawfdong.github.io, "mlnx-en 4.1 on RHEL 7.4") */
+	p = paste("[root@pulpo-osd01 ~]# modinfo mlx4_core\n"
+		  "filename:       /lib/modules/3.10.0-693.2.2.el7.x86_64/"
+		  "weak-updates/mlnx-en/drivers/net/ethernet/mellanox/mlx4/"
+		  "mlx4_core.ko\n"
+		  "version:        4.1-1.0.2\n"
+		  "license:        Dual BSD/GPL\n",
+		  NULL);
+	assert_int_equal(count(&p, "host"), 1);
+	assert_string_equal(text(nth(&p, "host", 0), "kernel"),
+			    "3.10.0-693.2.2.el7.x86_64");
+	assert_string_equal(text(nth(&p, "host", 0), "hostname"),
+			    "pulpo-osd01");
+	assert_int_equal(line_of(nth(&p, "host", 0), "hostname"), 1);
+	fact_base_free(p.fb);
 	/* no host in the prompt, or a client and a server */
 	p = paste("$ uname -r\n5.15.0-91-generic\n"
 		  "sh-5.1# uname -r\n5.15.0-91-generic\n",
@@ -683,9 +733,60 @@ static void test_markdown_commands(void **state)
 	assert_non_null(find(&p, "log", "device", "0000:01:00.0"));
 	fact_base_free(p.fb);
 
+	/* a paste that starts inside a fence: its close reads as an
+	 * opening, and the next fence, under a command in a code span,
+	 * still opens that command's output (a forum post of a CX4 Lx
+	 * VF whose ENABLE_HCA timed out, then mstflint query) */
+	p = paste("[ 2710.218669] mlx5_core: probe of 0000:0b:06.0 failed "
+		  "with error -110\n"
+		  "``` \n"
+		  "### Firmware Upgrade Check\n"
+		  "`# mstflint -d 0b:00.0 query`\n"
+		  "```\n"
+		  "Image type:            FS3\n"
+		  "FW Version:            14.32.1010\n"
+		  "FW Release Date:       1.12.2021\n"
+		  "```\n",
+		  NULL);
+	f = nth(&p, "fw_image", 0);
+	assert_string_equal(text(f, "pci"), "0000:0b:00.0");
+	assert_string_equal(text(f, "fw_ver"), "14.32.1010");
+	fact_base_free(p.fb);
+
 	/* "* item" is a bullet, not emphasis: the line stays as it is */
 	p = paste("* ibv_devices\n", NULL);
 	assert_int_equal(matching(&p, "listing", "tool", "ibv_devices"), 0);
+	fact_base_free(p.fb);
+}
+
+/* A pingpong's program and -d device are its command line's; both
+ * addresses exchanged and nothing after is a run that never ended
+ * (github.com/SoftRoCE/rxe-dev/issues/47: rc_pingpong over rxe0 hung),
+ * while a run cut before the exchange shows nothing of one. */
+static void test_pingpong_command(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	p = paste("[root@test]# ibv_uc_pingpong -d rxe0 -g 0 192.168.122.1\n"
+		  "  local address:  LID 0x0000, QPN 0x000011, PSN 0x017d96, "
+		  "GID fe80::5054:ff:fe6c:16f1\n"
+		  "  remote address: LID 0x0000, QPN 0x000011, PSN 0xd7af63, "
+		  "GID fe80::5054:ff:fead:b03\n",
+		  NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(text(f, "test"), "ibv_uc_pingpong");
+	assert_string_equal(text(f, "hca"), "rxe0");
+	assert_null(fact_text(f, "error"));
+	assert_int_equal(line_of(find(&p, "hca", "name", "rxe0"), "name"), 2);
+	fact_base_free(p.fb);
+
+	p = paste("[root@test]# ibv_rc_pingpong -d rxe0 -g 0\n"
+		  "  local address:  LID 0x0000, QPN 0x000011, PSN 0x017d96, "
+		  "GID fe80::5054:ff:fe6c:16f1\n",
+		  NULL);
+	assert_int_equal(count(&p, "perftest"), 0);
 	fact_base_free(p.fb);
 }
 
@@ -794,6 +895,7 @@ int main(void)
 		cmocka_unit_test(test_csh_limit),
 		cmocka_unit_test(test_prompt_host),
 		cmocka_unit_test(test_markdown_commands),
+		cmocka_unit_test(test_pingpong_command),
 		cmocka_unit_test(test_lspci_selected_function),
 		cmocka_unit_test(test_kernel_lines_any_prefix),
 	};

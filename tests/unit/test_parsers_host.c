@@ -55,6 +55,75 @@ static void test_ofed_info(void **state)
 	fact_base_free(p.fb);
 }
 
+/* The end of MLNX_OFED's installer: the firmware updater's verdict on an
+ * OEM board and each function's link (check_pcie_link()).  Real output:
+ * skyao's notes on an HP 544+ (MLNX_OFED 4.9, the paste of
+ * tests/fixtures/corpus); the width warning is the script's own form
+ * (" ( WARNING - device supports x16 )" when the widths differ). */
+static void test_ofed_install(void **state)
+{
+	static const char hp[] =
+		"Initializing...\n"
+		"Attempting to perform Firmware update...\n"
+		"\n"
+		"The firmware for this device is not distributed inside "
+		"Mellanox driver: b3:00.0 (PSID: HP_1380110017)\n"
+		"To obtain firmware for this device, please contact your HW "
+		"vendor.\n"
+		"\n"
+		"Failed to update Firmware.\n"
+		"See /tmp/MLNX_OFED_LINUX.18504.logs/fw_update.log\n"
+		"Device (b3:00.0):\n"
+		"\tb3:00.0 Network controller: Mellanox Technologies MT27520 "
+		"Family [ConnectX-3 Pro]\n"
+		"\tLink Width: x8\n"
+		"\tPCI Link Speed: 8GT/s\n"
+		"\n"
+		"Installation passed successfully\n";
+	static const char narrow[] =
+		"Device (d2:00.0):\n"
+		"\td2:00.0 Ethernet controller: Mellanox Technologies MT2892 "
+		"Family [ConnectX-6 Dx]\n"
+		"\tLink Width: x8 ( WARNING - device supports x16 )\n"
+		"\tPCI Link Speed: Unknown\n";
+	static const char plain[] = "\tLink Width: x8\n"
+				    "\tPCI Link Speed: 8GT/s\n";
+	struct parsed p;
+	const struct fact *f;
+	int score;
+
+	(void)state;
+	assert_string_equal(format_detect(hp, strlen(hp), &score)->name,
+			    "ofed_install");
+	p = parse_text("ofed_install", hp, strlen(hp), "t.txt", NULL);
+	f = nth(&p, "fw_image", 0);
+	assert_string_equal(text(f, "pci"), "0000:b3:00.0");
+	assert_string_equal(text(f, "psid"), "HP_1380110017");
+	f = nth(&p, "pcie", 0);
+	assert_string_equal(text(f, "pci"), "0000:b3:00.0");
+	assert_string_equal(text(f, "description"),
+			    "Mellanox Technologies MT27520 Family "
+			    "[ConnectX-3 Pro]");
+	assert_int_equal(num(f, "sta_width"), 8);
+	assert_int_equal(num(f, "cap_width"), 8);
+	assert_int_equal(num(f, "sta_speed_gts"), 8);
+	fact_base_free(p.fb);
+
+	p = parse_text("ofed_install", narrow, strlen(narrow), "t.txt", NULL);
+	f = nth(&p, "pcie", 0);
+	assert_int_equal(num(f, "sta_width"), 8);
+	assert_int_equal(num(f, "cap_width"), 16);
+	assert_null(fact_get(f, sym_intern_cstr("sta_speed_gts")));
+	assert_int_equal(count(&p, "fw_image"), 0);
+	fact_base_free(p.fb);
+
+	/* the link lines without the function's lspci line above them
+	 * name no function */
+	p = parse_text("ofed_install", plain, strlen(plain), "t.txt", NULL);
+	assert_int_equal(count(&p, "pcie"), 0);
+	fact_base_free(p.fb);
+}
+
 static void test_lspci(void **state)
 {
 	static const char nn[] =
@@ -509,6 +578,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ofed_info),
+		cmocka_unit_test(test_ofed_install),
 		cmocka_unit_test(test_lspci),
 		cmocka_unit_test(test_lspci_path),
 		cmocka_unit_test(test_flint),

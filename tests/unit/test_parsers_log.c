@@ -362,6 +362,30 @@ static void test_dmesg_inventory(void **state)
 	find(&p, "module", "name", "bnxt_en");
 	assert_int_equal(count(&p, "module"), 6);
 	fact_base_free(p.fb);
+
+	/* a serial console of MLNX_OFED 2.0 (linux-rdma list): the load
+	 * banners tell the drivers' versions, and old mlx4_ib's pr_fmt
+	 * "<mlx4_ib> %s: " shows it loaded */
+	p = parse_log_text(
+		"mlx4_core: Mellanox ConnectX core driver v1.1 (Jan 23 2014)\n"
+		"mlx4_core: Initializing 0000:03:00.0\n"
+		"<mlx4_ib> mlx4_ib_add: mlx4_ib: Mellanox ConnectX InfiniBand "
+		"driver v1.0 (Jan 23\n"
+		"mlx4_en: Mellanox ConnectX HCA Ethernet driver v2.1.6 (Jan 23 "
+		"2014)\n");
+	find(&p, "module", "name", "mlx4_ib");
+	assert_string_equal(text(find(&p, "driver", "name", "mlx4_en"),
+				 "version"),
+			    "2.1.6");
+	assert_string_equal(text(find(&p, "driver", "name", "mlx4_en"),
+				 "evidence"),
+			    "kernel_log");
+	assert_string_equal(text(find(&p, "driver", "name", "mlx4_core"),
+				 "version"),
+			    "1.1");
+	/* a line of the driver that is no banner gives no version */
+	assert_int_equal(count(&p, "driver"), 2);
+	fact_base_free(p.fb);
 }
 
 /* The PCI core's enumeration line is the function's pcie fact (network

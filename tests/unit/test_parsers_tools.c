@@ -33,6 +33,33 @@ static void test_uname_ulimit(void **state)
 	assert_string_equal(text(f, "hostname"), "hostname");
 	fact_base_free(p.fb);
 
+	/* the command and its output each in a markdown code span, and
+	 * the output without kernel-name and node name (coreutils prints
+	 * the fields asked for in fixed order: "uname -rvmo" gives this);
+	 * github.com/namjaejeon/ksmbd/issues/485 */
+	p = from_text("transcript",
+		      "Kernel:\n"
+		      "`uname -a`\n"
+		      "`6.5.0-41-generic #41~22.04.2-Ubuntu SMP "
+		      "PREEMPT_DYNAMIC Mon Jun  3 11:32:55 UTC 2 x86_64 "
+		      "x86_64 x86_64 GNU/Linux`\n");
+	f = nth(&p, "host", 0);
+	assert_string_equal(text(f, "kernel"), "6.5.0-41-generic");
+	assert_string_equal(text(f, "arch"), "x86_64");
+	assert_null(fact_text(f, "hostname"));
+	fact_base_free(p.fb);
+	/* "Linux" then the release: uname -srv */
+	p = from_text("uname", "Linux 5.4.0-94-generic #106-Ubuntu SMP Thu "
+			       "Jan 6 23:58:14 UTC 2022\n");
+	assert_string_equal(text(nth(&p, "host", 0), "kernel"),
+			    "5.4.0-94-generic");
+	assert_null(fact_text(nth(&p, "host", 0), "hostname"));
+	fact_base_free(p.fb);
+	/* prose with a number and a '#' is no uname line */
+	p = from_text("uname", "2.0 #3 is the one we run\n");
+	assert_int_equal(count(&p, "host"), 0);
+	fact_base_free(p.fb);
+
 	p = parse("ulimit",
 		  SAMPLES "ulimit/gardenlinux-170-max-locked-memory-65536.txt",
 		  NULL);

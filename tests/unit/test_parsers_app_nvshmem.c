@@ -149,6 +149,22 @@ static void test_nvme_connect(void **state)
 	f = must_find(&p, "NVME-FABRICS-WRITE-FAILED");
 	assert_true(has_int(f, "errno", 22));
 	done(&p);
+	/* nvme-cli 2.0-2.2's "no controller found: "; equal lines count. */
+	p = scan_file(APP_FIXTURES "nvme-ceph-nvmeof-152-eio-no-controller.txt");
+	f = must_find(&p, "NVME-FABRICS-WRITE-FAILED");
+	assert_true(has_int(f, "errno", 5));
+	assert_true(has_int(f, "count", 2));
+	f = must_find(&p, "NVME-ADD-CTRL-FAILED");
+	assert_string_equal(text(f, "status"),
+			    "failed to write to nvme-fabrics device");
+	assert_null(fact_get(f, sym_intern_cstr("errno")));
+	done(&p);
+	/* libnvme before 1.5 on a kernel before 5.17 (libnvme#643). */
+	p = scan_file(APP_FIXTURES "nvme-libnvme-643-read-einval.txt");
+	assert_true(has_int(must_find(&p, "NVME-FABRICS-READ-FAILED"), "errno",
+			    22));
+	assert_true(has_int(must_find(&p, "NVME-ADD-CTRL-FAILED"), "errno", 22));
+	done(&p);
 }
 
 /* NVSHMEM_DEBUG=INFO output (the host library's and the transports'

@@ -77,6 +77,14 @@ static const struct group groups[] = {
 	/* include/spdk/log.h: "[time] file: line:func: *ERROR*: ". */
 	{ "spdk", "[2024-01-01 10:00:00.123456] %F: 123:%f: *ERROR*: ",
 	  "[2024-01-01 10:00:00.123456] %F: 123:%f: *WARNING*: ", "mlx5_0", 3 },
+	/* NVIDIA/nvshmem src/include/non_abi/nvshmemx_error.h: the
+	 * *_ERROR_JMP macros' "FILE:LINE: non-zero status: N ", and
+	 * NVSHMEMI_WARN_PRINT's "WARN: ".  FILE is left at its base name (the
+	 * library prints the whole build path): the prefix fallback
+	 * NVSHMEM-ERROR, which takes any line under NVSHMEM's source tree,
+	 * then does not count, and the share is that of the entries that know
+	 * the message. */
+	{ "nvshmem", "%F:123: non-zero status: 7 ", "WARN: ", "mlx5_0", 28 },
 	/* libcfs: "LNetError: pid:0:(file:line:func()) ". */
 	{ "lustre", "LNetError: 4021:0:(%F:123:%f()) ",
 	  "LNet: 4021:0:(%F:123:%f()) ", "o2ib", 8 },

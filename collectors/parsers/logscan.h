@@ -16,9 +16,10 @@ struct logscan;
 
 /* A scanner for the signature and log_source facts of fb, built when the
  * knowledge base is loaded and owned by the caller (logscan_free).  The
- * kb loader already rejects a signature whose pattern does not compile;
- * should one get here, it is reported to d (kb file and line) and left
- * out.  Never NULL.  It keeps no pointer into fb. */
+ * kb loader already rejects a signature whose pattern does not compile,
+ * so each regex is compiled only when a line first needs it (should one
+ * not compile then, it matches nothing); d is kept for the callers' sake
+ * and receives nothing.  Never NULL.  It keeps no pointer into fb. */
 struct logscan *logscan_new(const struct fact_base *fb, struct diag *d);
 /* The same for another kind of pattern fact with id, layer, pattern and
  * literals fields: "signature" (logscan_new, with the log sources) or

@@ -35,6 +35,11 @@ struct literal {
 };
 
 struct logscan {
+	/* The automaton is built on first use (ready): a command that scans
+	 * no log (a sysfs tree, a rules listing) never pays for it. */
+	const struct fact_base *fb;
+	char *kind; /* of the pattern facts: "signature" or "app_message" */
+	bool built;
 	struct signature *sigs;
 	size_t nsigs;
 	struct literal *lits;
@@ -77,6 +82,7 @@ void logscan_free(struct logscan *ls)
 	free(ls->dict);
 	free(ls->queue);
 	litset_free(ls->factors);
+	free(ls->kind);
 	free(ls);
 }
 
@@ -197,6 +203,7 @@ static void link(struct builder *b)
 	uint32_t *next = ls->next, n = ls->nclasses;
 	uint32_t *fail = xcalloc(ls->nstates, sizeof(*fail));
 	uint32_t *queue = xmalloc(ls->nstates * sizeof(*queue));
+	uint32_t *flags;
 	size_t head = 0, tail = 0;
 
 	for (uint32_t k = 0; k < n; k++) {
@@ -226,8 +233,14 @@ static void link(struct builder *b)
 		}
 	}
 	assert(ls->nstates * n < MARK);
+	/* Each state's flags once: the dict chains are walked per state, not
+	 * per entry of the table (nclasses times as many).  The failure links
+	 * are done with, and their array holds the flags. */
+	flags = fail;
+	for (uint32_t t = 0; t < ls->nstates; t++)
+		flags[t] = ending(ls, t);
 	for (size_t i = 0; i < ls->nstates * n; i++)
-		next[i] = next[i] * n | ending(ls, next[i]);
+		next[i] = next[i] * n | flags[next[i]];
 	free(fail);
 	free(queue);
 }
@@ -273,15 +286,15 @@ static void add_signature(struct builder *b, const struct fact *f)
 	ls->nsigs++;
 }
 
-struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
-			       struct diag *d)
+/* Builds the automaton of ls->kind's facts in ls->fb. */
+static void build(struct logscan *ls)
 {
-	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0,
-			     0 };
+	const struct fact_base *fb = ls->fb;
+	const char *kind = ls->kind;
+	struct builder b = { ls, NULL, 0, 0, 0 };
 	size_t n;
 	const uint32_t *ids;
 
-	(void)d; /* nothing to report: see add_signature */
 	b.ls->factors = litset_new();
 	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
@@ -312,7 +325,36 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 	link(&b);
 	free(b.lits);
 	b.ls->queue = xcalloc(b.ls->nsigs ? b.ls->nsigs : 1, sizeof(size_t));
-	return b.ls;
+	b.ls->built = true;
+}
+
+/* The scanner, built now if this is its first use.  The automaton is a
+ * cache of the kb's facts: building it changes no answer the scanner
+ * gives, so a const scanner may be completed here. */
+static struct logscan *ready(const struct logscan *cls)
+{
+	struct logscan *ls = (struct logscan *)cls;
+
+	if (!ls->built)
+		build(ls);
+	return ls;
+}
+
+void logscan_prepare(const struct logscan *ls)
+{
+	if (ls)
+		ready(ls);
+}
+
+struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
+			       struct diag *d)
+{
+	struct logscan *ls = xcalloc(1, sizeof(*ls));
+
+	(void)d; /* nothing to report: see add_signature */
+	ls->fb = fb;
+	ls->kind = xstrdup(kind);
+	return ls;
 }
 
 struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
@@ -325,7 +367,7 @@ struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	const uint32_t *next = ls ? ls->next : NULL;
+	const uint32_t *next = ls ? ready(ls)->next : NULL;
 	const uint16_t *cls = ls ? ls->cls : NULL;
 	uint32_t t = 0;
 
@@ -428,6 +470,7 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
 	sv->n = sv->next = 0;
 	if (!ls || !len)
 		return;
+	ready(ls);
 	/* lanes start at lines, where the automaton is at its root */
 	for (int k = 0; k < SIEVE_LANES; k++) {
 		size_t to = len / SIEVE_LANES * (size_t)(k + 1);
@@ -488,6 +531,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 
 	if (!ls)
 		return 0;
+	ready(ls);
 	if (!++ls->gen) {
 		for (size_t i = 0; i < ls->nsigs; i++)
 			ls->sigs[i].seen = ls->sigs[i].factor_seen = 0;
@@ -549,20 +593,20 @@ void logscan_use_factors(struct logscan *ls, bool on)
 
 size_t logscan_count(const struct logscan *ls)
 {
-	return ls->nsigs;
+	return ready(ls)->nsigs;
 }
 
 const char *logscan_id(const struct logscan *ls, size_t sig)
 {
-	return ls->sigs[sig].id;
+	return ready(ls)->sigs[sig].id;
 }
 
 const char *logscan_layer(const struct logscan *ls, size_t sig)
 {
-	return ls->sigs[sig].layer;
+	return ready(ls)->sigs[sig].layer;
 }
 
 const struct regex *logscan_regex(const struct logscan *ls, size_t sig)
 {
-	return ls->sigs[sig].re;
+	return ready(ls)->sigs[sig].re;
 }

@@ -123,7 +123,10 @@ static struct regex *ready(const struct regex *cre)
 }
 
 /* JIT-compiles re on its first match, so that a pattern never run costs
- * no JIT.  RDMADOCTOR_NO_JIT: the interpreter only.  valgrind cannot
+ * no JIT.  Not later (after some interpreted matches): the interpreter
+ * takes about a second to reach the match limit on a catastrophic
+ * pattern (tests/hostile.sh, regex-backtracking) that JIT code stops in
+ * milliseconds, so a file of such lines would cost minutes.  RDMADOCTOR_NO_JIT: the interpreter only.  valgrind cannot
  * follow JIT-compiled code (Debian's PCRE2 is built without its valgrind
  * support) and reports its reads as uninitialised. */
 static void jit(struct regex *re)

@@ -1,5 +1,5 @@
-/* regex: a deferred pattern answers as a compiled one, and a broken one
- * deferred matches nothing. */
+/* regex: a deferred pattern answers as a compiled one, a broken one
+ * deferred matches nothing, and a busy one keeps its answers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,6 +84,18 @@ static void test_deferred_broken(void **state)
 	regex_free(NULL);
 }
 
+/* A busy pattern runs on the code (JIT, where PCRE2 has it) its first
+ * match compiled: the answers stay the same. */
+static void test_busy_pattern(void **state)
+{
+	struct regex *re = regex_defer(PATTERN, 0);
+
+	(void)state;
+	for (int i = 0; i < 300; i++)
+		same_answers(re);
+	regex_free(re);
+}
+
 static void test_caseless(void **state)
 {
 	struct regex *re = regex_defer("link down", REGEX_CASELESS);
@@ -100,6 +112,7 @@ int main(void)
 		cmocka_unit_test(test_deferred),
 		cmocka_unit_test(test_deferred_groups_first),
 		cmocka_unit_test(test_deferred_broken),
+		cmocka_unit_test(test_busy_pattern),
 		cmocka_unit_test(test_caseless),
 	};
 

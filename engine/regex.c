@@ -91,6 +91,31 @@ struct regex *regex_compile(const char *pattern, unsigned flags, char *err,
 	return re;
 }
 
+int regex_check(const char *pattern, unsigned flags, char *err,
+		size_t errsize, size_t *erroff)
+{
+	/* the passes these options skip only speed matches up, and report
+	 * nothing: a pattern fails here exactly when regex_compile fails */
+	uint32_t opts = options_of(flags) | PCRE2_NO_AUTO_POSSESS |
+			PCRE2_NO_START_OPTIMIZE | PCRE2_NO_DOTSTAR_ANCHOR;
+	PCRE2_SIZE off;
+	pcre2_code *code;
+	int ec;
+
+	code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, opts,
+			     &ec, &off, NULL);
+	if (!code) {
+		PCRE2_UCHAR buf[256];
+
+		pcre2_get_error_message(ec, buf, sizeof(buf));
+		snprintf(err, errsize, "%s", (const char *)buf);
+		*erroff = off;
+		return -EINVAL;
+	}
+	pcre2_code_free(code);
+	return 0;
+}
+
 struct regex *regex_defer(const char *pattern, unsigned flags)
 {
 	struct regex *re = regex_alloc(options_of(flags));

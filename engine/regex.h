@@ -14,6 +14,10 @@ struct regex;
  * 0-based offset of the problem into err/erroff. */
 struct regex *regex_compile(const char *pattern, unsigned flags, char *err,
 			    size_t errsize, size_t *erroff);
+/* Whether pattern compiles, as regex_compile would say, at less cost (no
+ * code is kept): 0, or -EINVAL with err/erroff as regex_compile's. */
+int regex_check(const char *pattern, unsigned flags, char *err,
+		size_t errsize, size_t *erroff);
 /* A pattern compiled on its first use (regex_match or a group query), for
  * the many patterns a run may never need.  Only for a pattern already
  * known to compile (the kb loader checks every pattern field): should it

@@ -7,6 +7,7 @@
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
 
+#include <errno.h>
 #include <string.h>
 
 #include "engine/regex.h"
@@ -96,6 +97,32 @@ static void test_busy_pattern(void **state)
 	regex_free(re);
 }
 
+/* regex_check says what regex_compile says, message and offset included,
+ * on errors of each of PCRE2's phases: parsing, group names, lookbehind
+ * lengths (checked after parsing), code points and UTF-8. */
+static void test_check_agrees(void **state)
+{
+	static const char *const patterns[] = {
+		PATTERN, "(unclosed", "a{2,1}", "[z-a]", "\\", "a**",
+		"(?<n>a)(?<n>b)", "(?<=a+)b", "\\x{110000}", "bad \xff utf",
+		"(?:a|b)+c", "^mlx5_core \\S+: (a|a?)+(a|aa)+$",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(patterns) / sizeof(*patterns); i++) {
+		char err1[256] = "", err2[256] = "";
+		size_t off1 = 0, off2 = 0;
+		struct regex *re = regex_compile(patterns[i], 0, err1,
+						 sizeof(err1), &off1);
+		int rc = regex_check(patterns[i], 0, err2, sizeof(err2), &off2);
+
+		assert_int_equal(rc, re ? 0 : -EINVAL);
+		assert_string_equal(err1, err2);
+		assert_int_equal(off1, off2);
+		regex_free(re);
+	}
+}
+
 static void test_caseless(void **state)
 {
 	struct regex *re = regex_defer("link down", REGEX_CASELESS);
@@ -113,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_deferred_groups_first),
 		cmocka_unit_test(test_deferred_broken),
 		cmocka_unit_test(test_busy_pattern),
+		cmocka_unit_test(test_check_agrees),
 		cmocka_unit_test(test_caseless),
 	};
 

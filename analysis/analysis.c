@@ -473,8 +473,13 @@ int analysis_base_load(const struct analysis_opts *o, struct diag *d,
 {
 	int rc = base_load(o, d, b);
 
-	if (!rc)
+	/* A shared base serves many analyses, each perhaps in a forked
+	 * worker: build the scanner once here, before any fork, rather than
+	 * in every worker that reads a log. */
+	if (!rc) {
+		logscan_prepare(b->scan);
 		fact_base_mark(b->fb);
+	}
 	return rc;
 }
 

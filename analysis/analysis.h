@@ -141,14 +141,16 @@ struct analysis_base {
 };
 
 /* Loads the knowledge base (kb/ of the data directory) into a new fact
- * base and builds its log scanner, reporting each mistake (a signature
+ * base and makes its log scanner (whose automaton is built when a log is
+ * first scanned: logscan_new), reporting each mistake (a signature
  * pattern that does not compile among them) to d at file:line:col.
  * Returns 0 with *fb and *scan owned by the caller, or EXIT_RULES. */
 int analysis_kb_load(struct diag *d, struct fact_base **fb,
 		     struct logscan **scan);
 
 /* Loads o's rules, the knowledge base and the overlays' kb/ and
- * parsers/ (analysis/site_data.h) into b, and marks its fact base
+ * parsers/ (analysis/site_data.h) into b, builds its log scanner's
+ * automaton now (once, before any worker forks), and marks its fact base
  * (fact_base_mark) for the analyses that borrow it.  Returns 0, or
  * EXIT_RULES after reporting to d (b is then empty). */
 int analysis_base_load(const struct analysis_opts *o, struct diag *d,

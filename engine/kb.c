@@ -37,12 +37,9 @@ static int check_pattern(const struct ydoc *doc, const struct ynode *val,
 {
 	char msg[256];
 	size_t off = 0;
-	struct regex *re = regex_compile(val->str, 0, msg, sizeof(msg), &off);
 
-	if (re) {
-		regex_free(re);
+	if (!regex_check(val->str, 0, msg, sizeof(msg), &off))
 		return 0;
-	}
 	ydoc_report(
 		doc, d, DIAG_ERROR, val,
 		"field '%s' of '%s' is not a valid PCRE2 pattern: %s at offset %zu",

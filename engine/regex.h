@@ -14,6 +14,15 @@ struct regex;
  * 0-based offset of the problem into err/erroff. */
 struct regex *regex_compile(const char *pattern, unsigned flags, char *err,
 			    size_t errsize, size_t *erroff);
+/* Whether pattern compiles, as regex_compile would say, at less cost (no
+ * code is kept): 0, or -EINVAL with err/erroff as regex_compile's. */
+int regex_check(const char *pattern, unsigned flags, char *err,
+		size_t errsize, size_t *erroff);
+/* A pattern compiled on its first use (regex_match or a group query), for
+ * the many patterns a run may never need.  Only for a pattern already
+ * known to compile (the kb loader checks every pattern field): should it
+ * not, it matches nothing and has no groups.  Never NULL. */
+struct regex *regex_defer(const char *pattern, unsigned flags);
 void regex_free(struct regex *re);
 
 /* A match result: up to REGEX_MAX_GROUPS groups, as offsets into the
@@ -30,7 +39,8 @@ struct regex_match {
 int regex_match(const struct regex *re, const char *subject, size_t len,
 		struct regex_match *m);
 
-/* Named groups: count, and the name and group number of the i-th. */
+/* Named groups: count, and the name and group number of the i-th
+ * (0 <= i < regex_name_count). */
 int regex_name_count(const struct regex *re);
 const char *regex_name_at(const struct regex *re, int i, int *group);
 int regex_group_count(const struct regex *re);

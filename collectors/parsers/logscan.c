@@ -38,6 +38,11 @@ struct literal {
 };
 
 struct logscan {
+	/* The automaton is built on first use (ready): a command that scans
+	 * no log (a sysfs tree, a rules listing) never pays for it. */
+	const struct fact_base *fb;
+	char *kind; /* of the pattern facts: "signature" or "app_message" */
+	bool built;
 	struct signature *sigs;
 	size_t nsigs;
 	struct literal *lits;
@@ -85,6 +90,7 @@ void logscan_free(struct logscan *ls)
 	free(ls->queue);
 	litset_free(ls->factors);
 	litset_free(ls->factors_folded);
+	free(ls->kind);
 	free(ls);
 }
 
@@ -206,6 +212,7 @@ static void link(struct builder *b)
 	uint32_t *next = ls->next, n = ls->nclasses;
 	uint32_t *fail = xcalloc(ls->nstates, sizeof(*fail));
 	uint32_t *queue = xmalloc(ls->nstates * sizeof(*queue));
+	uint32_t *flags;
 	size_t head = 0, tail = 0;
 
 	for (uint32_t k = 0; k < n; k++) {
@@ -235,8 +242,14 @@ static void link(struct builder *b)
 		}
 	}
 	assert(ls->nstates * n < MARK);
+	/* Each state's flags once: the dict chains are walked per state, not
+	 * per entry of the table (nclasses times as many).  The failure links
+	 * are done with, and their array holds the flags. */
+	flags = fail;
+	for (uint32_t t = 0; t < ls->nstates; t++)
+		flags[t] = ending(ls, t);
 	for (size_t i = 0; i < ls->nstates * n; i++)
-		next[i] = next[i] * n | ending(ls, next[i]);
+		next[i] = next[i] * n | flags[next[i]];
 	free(fail);
 	free(queue);
 }
@@ -248,25 +261,18 @@ static const char *text_of(const struct fact *f, const char *field)
 	return t ? t : "";
 }
 
-static void add_signature(struct builder *b, const struct fact_base *fb,
-			  const struct fact *f, struct diag *d)
+/* The signature's regex is compiled when the automaton first lets a line
+ * through to it: the kb loader has already compiled every pattern field
+ * once to report a broken one at its position, and most signatures are
+ * never run by one command. */
+static void add_signature(struct builder *b, const struct fact *f)
 {
 	struct logscan *ls = b->ls;
 	const struct value *lits = fact_get(f, sym_intern_cstr("literals"));
 	struct factors fs;
-	char msg[256];
-	size_t off = 0;
-	struct regex *re =
-		regex_compile(text_of(f, "pattern"), 0, msg, sizeof(msg), &off);
+	struct regex *re = regex_defer(text_of(f, "pattern"), 0);
 	struct signature *sig;
 
-	if (!re) {
-		diag_at(d, DIAG_ERROR, fact_base_source_name(fb, f->prov.src),
-			(int)f->prov.line, 0, NULL,
-			"%s '%s': pattern does not compile: %s at offset %zu",
-			sym_str(f->kind), text_of(f, "id"), msg, off);
-		return;
-	}
 	ls->sigs = xrealloc(ls->sigs, (ls->nsigs + 1) * sizeof(*ls->sigs));
 	sig = &ls->sigs[ls->nsigs];
 	sig->id = xstrdup(text_of(f, "id"));
@@ -293,11 +299,12 @@ static void add_signature(struct builder *b, const struct fact_base *fb,
 	ls->nsigs++;
 }
 
-struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
-			       struct diag *d)
+/* Builds the automaton of ls->kind's facts in ls->fb. */
+static void build(struct logscan *ls)
 {
-	struct builder b = { xcalloc(1, sizeof(struct logscan)), NULL, 0, 0,
-			     0 };
+	const struct fact_base *fb = ls->fb;
+	const char *kind = ls->kind;
+	struct builder b = { ls, NULL, 0, 0, 0 };
 	size_t n;
 	const uint32_t *ids;
 
@@ -305,7 +312,7 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 	b.ls->factors_folded = litset_new_folded();
 	ids = fact_base_of_kind(fb, sym_intern_cstr(kind), &n);
 	for (size_t i = 0; i < n; i++)
-		add_signature(&b, fb, fact_base_get(fb, ids[i]), d);
+		add_signature(&b, fact_base_get(fb, ids[i]));
 	/* Log sources mark kernel lines as RDMA's; application messages
 	 * stand on their own literals. */
 	ids = strcmp(kind, "signature") ?
@@ -332,7 +339,36 @@ struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 	link(&b);
 	free(b.lits);
 	b.ls->queue = xcalloc(b.ls->nsigs ? b.ls->nsigs : 1, sizeof(size_t));
-	return b.ls;
+	b.ls->built = true;
+}
+
+/* The scanner, built now if this is its first use.  The automaton is a
+ * cache of the kb's facts: building it changes no answer the scanner
+ * gives, so a const scanner may be completed here. */
+static struct logscan *ready(const struct logscan *cls)
+{
+	struct logscan *ls = (struct logscan *)cls;
+
+	if (!ls->built)
+		build(ls);
+	return ls;
+}
+
+void logscan_prepare(const struct logscan *ls)
+{
+	if (ls)
+		ready(ls);
+}
+
+struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
+			       struct diag *d)
+{
+	struct logscan *ls = xcalloc(1, sizeof(*ls));
+
+	(void)d; /* nothing to report: see add_signature */
+	ls->fb = fb;
+	ls->kind = xstrdup(kind);
+	return ls;
 }
 
 struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
@@ -345,7 +381,7 @@ struct logscan *logscan_new(const struct fact_base *fb, struct diag *d)
 bool logscan_relevant(const struct logscan *ls, const char *text, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	const uint32_t *next = ls ? ls->next : NULL;
+	const uint32_t *next = ls ? ready(ls)->next : NULL;
 	const uint16_t *cls = ls ? ls->cls : NULL;
 	uint32_t t = 0;
 
@@ -449,6 +485,7 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
 	sv->n = sv->next = 0;
 	if (!ls || !len)
 		return;
+	ready(ls);
 	/* lanes start at lines, where the automaton is at its root */
 	for (int k = 0; k < SIEVE_LANES; k++) {
 		size_t to = len / SIEVE_LANES * (size_t)(k + 1);
@@ -523,6 +560,7 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 
 	if (!ls)
 		return 0;
+	ready(ls);
 	if (!++ls->gen) {
 		for (size_t i = 0; i < ls->nsigs; i++)
 			ls->sigs[i].seen = ls->sigs[i].factor_seen = 0;
@@ -589,20 +627,20 @@ void logscan_use_factors(struct logscan *ls, bool on)
 
 size_t logscan_count(const struct logscan *ls)
 {
-	return ls->nsigs;
+	return ready(ls)->nsigs;
 }
 
 const char *logscan_id(const struct logscan *ls, size_t sig)
 {
-	return ls->sigs[sig].id;
+	return ready(ls)->sigs[sig].id;
 }
 
 const char *logscan_layer(const struct logscan *ls, size_t sig)
 {
-	return ls->sigs[sig].layer;
+	return ready(ls)->sigs[sig].layer;
 }
 
 const struct regex *logscan_regex(const struct logscan *ls, size_t sig)
 {
-	return ls->sigs[sig].re;
+	return ready(ls)->sigs[sig].re;
 }

@@ -14,17 +14,24 @@
 
 struct logscan;
 
-/* A scanner for the signature and log_source facts of fb, built when the
- * knowledge base is loaded and owned by the caller (logscan_free).  The
- * kb loader already rejects a signature whose pattern does not compile;
- * should one get here, it is reported to d (kb file and line) and left
- * out.  Never NULL.  It keeps no pointer into fb. */
+/* A scanner for the signature and log_source facts of fb, owned by the
+ * caller (logscan_free).  Its automaton is built on its first use, not
+ * here (a command that reads no log never needs it), so fb must outlive
+ * the scanner and hold the same kb facts until then: the kb is loaded
+ * before, and collected facts are of other kinds.  The kb loader already
+ * rejects a signature whose pattern does not compile, so each regex is
+ * compiled only when a line first needs it (should one not compile then,
+ * it matches nothing); d is kept for the callers' sake and receives
+ * nothing.  Never NULL. */
 struct logscan *logscan_new(const struct fact_base *fb, struct diag *d);
 /* The same for another kind of pattern fact with id, layer, pattern and
  * literals fields: "signature" (logscan_new, with the log sources) or
  * "app_message" (kb/app_messages.yaml, for parse_app.c). */
 struct logscan *logscan_new_for(const struct fact_base *fb, const char *kind,
 			       struct diag *d);
+/* Builds the automaton now, if not yet done: for a scanner that forked
+ * workers share, so that it is built once.  NULL does nothing. */
+void logscan_prepare(const struct logscan *ls);
 void logscan_free(struct logscan *ls);
 
 /* Whether any literal (of a signature or of a log source) occurs in the

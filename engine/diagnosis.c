@@ -654,45 +654,62 @@ static bool share_evidence(const struct engine *e, const struct fact_base *fb,
 	return false;
 }
 
-/* Whether a confirmed diagnosis (not a suspect, not tagged 'symptom' as a
- * restatement of what was seen, at warning or above) answers the suspect
- * s: it is of s's layer, or it explains a symptom that cites the evidence
- * s was raised from. */
+/* Whether diagnosis d confirms a cause: not a suspect, not tagged
+ * 'symptom' (a restatement of what was seen), at warning or above. */
+static bool confirmed_cause(const struct diagnosis *d)
+{
+	return !is_suspect(d) && !has_tag(d->rule, "symptom") &&
+	       d->severity >= SEVERITY_WARNING;
+}
+
+/* Whether a confirmed cause answers the suspect s: one of s's layer
+ * raised from the evidence s was raised from, or a symptom that a
+ * confirmed cause explains (explained[y]) citing that evidence.  A cause
+ * of another device or object leaves the suspect standing. */
 static bool suspect_answered(const struct engine *e,
 			     const struct fact_base *fb,
 			     const struct diagnosis_list *l,
-			     const struct diagnosis *s)
+			     const bool *explained, const struct diagnosis *s)
 {
 	for (size_t c = 0; c < l->n; c++) {
-		const struct diagnosis *cause = l->items[c];
+		const struct diagnosis *d = l->items[c];
 
-		if (is_suspect(cause) || has_tag(cause->rule, "symptom") ||
-		    cause->severity < SEVERITY_WARNING)
+		if (d == s)
 			continue;
-		if (cause->layer == s->layer)
+		if ((explained[c] || (confirmed_cause(d) && d->layer == s->layer)) &&
+		    share_evidence(e, fb, s, d))
 			return true;
-		for (size_t y = 0; y < l->n; y++)
-			if (y != c && !is_suspect(l->items[y]) &&
-			    rule_explains(cause, l->items[y]->id, e) &&
-			    share_evidence(e, fb, s, l->items[y]))
-				return true;
 	}
 	return false;
 }
 
 /* A suspect (a rule tagged 'suspect': a cause a symptom points at, not
  * yet confirmed) gives way to a confirmed diagnosis that answers its
- * check (suspect_answered). */
+ * check (suspect_answered).  Which diagnoses a confirmed cause explains
+ * is found once, not once per suspect. */
 static void drop_answered_suspects(const struct engine *e,
 				   const struct fact_base *fb,
 				   struct diagnosis_list *l)
 {
-	bool *drop = xcalloc(l->n ? l->n : 1, sizeof(*drop));
+	size_t n = l->n ? l->n : 1;
+	bool *drop = xcalloc(n, sizeof(*drop));
+	bool *explained = xcalloc(n, sizeof(*explained));
+	bool any = false;
 	size_t kept = 0;
 
 	for (size_t i = 0; i < l->n; i++)
+		any |= is_suspect(l->items[i]);
+	for (size_t c = 0; any && c < l->n; c++) {
+		if (!confirmed_cause(l->items[c]))
+			continue;
+		for (size_t y = 0; y < l->n; y++)
+			if (y != c && !explained[y] && !is_suspect(l->items[y]) &&
+			    rule_explains(l->items[c], l->items[y]->id, e))
+				explained[y] = true;
+	}
+	for (size_t i = 0; any && i < l->n; i++)
 		drop[i] = is_suspect(l->items[i]) &&
-			  suspect_answered(e, fb, l, l->items[i]);
+			  suspect_answered(e, fb, l, explained, l->items[i]);
 	for (size_t i = 0; i < l->n; i++) {
 		if (drop[i])
 			free_diagnosis(l->items[i]);
@@ -700,6 +717,7 @@ static void drop_answered_suspects(const struct engine *e,
 			l->items[kept++] = l->items[i];
 	}
 	l->n = kept;
+	free(explained);
 	free(drop);
 }
 

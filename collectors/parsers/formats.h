@@ -120,7 +120,7 @@ void format_list_names(struct strbuf *sb);
 			"links)", \
 	  "fw_image pcie", m_ofed_install, 400, 0, 0, NULL) \
 	X(lspci, "lspci -vv, -vvv or -nnvv, or '| grep Width' lines", \
-	  "pcie", m_lspci, 65536, 0, 0, NULL) \
+	  "pcie", m_lspci, 65536, 0, 0, "pcie") \
 	X(flint_q, "flint or mstflint query (q)", \
 	  "fw_image tool_error", m_flint_q, 200, 0, 0, NULL) \
 	X(mlxfwmanager, "mlxfwmanager or mlxup --query", \

@@ -1478,11 +1478,16 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 				continue;
 			e->line_base = base + b->first - 1;
 			/* the program the block's command ran names the
-			 * tool of error lines that name none */
+			 * tool of error lines that name none, and the
+			 * program of application lines that name none */
+			e->command_line = b->under && b->under->text[0] ?
+						  b->under->text :
+						  NULL;
 			f->parse(e, b->start, (size_t)(b->end - b->start),
 				 b->under && b->under->tool[0] ?
 					 b->under->tool :
 					 NULL);
+			e->command_line = NULL;
 			e->line_base = base;
 			b->facts += e->nfacts - n0;
 		}

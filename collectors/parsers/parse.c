@@ -296,6 +296,7 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->watched = 0;
 	e->snapshot = 0;
 	e->command = NULL;
+	e->command_line = NULL;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)

@@ -106,6 +106,11 @@ struct emit {
 	 * or NULL: a tool error a parser reads is that program's when the
 	 * kb names it a tool (a flint parser reading mstflint's output). */
 	const char *command;
+	/* The whole command line the block of the text ran ("mpirun -np 2
+	 * ./ucx_perftest"), or NULL: an application line that names no
+	 * program is the program's the command ran (kb/app_context.yaml
+	 * entries 'on: command'). */
+	const char *command_line;
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);

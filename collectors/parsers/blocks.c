@@ -1231,9 +1231,13 @@ static bool note_follows(const char *p, const char *end)
  * note's arrow: ibdev2netdev prints "mlx5_0 port 1 ==> ib0 (Up)". */
 static struct line strip_note(struct line t)
 {
-	const char *end = t.p + t.len;
+	const char *end = t.p + t.len, *value = t.p;
 
-	for (const char *p = t.p + 1; p < end; p++) {
+	/* an arrow that starts the line points at no value: Open MPI's help
+	 * texts indent their own ("  --> Returned \"Unreachable\" (-12)") */
+	while (value < end && (*value == ' ' || *value == '\t' || *value == '>'))
+		value++;
+	for (const char *p = value + 1; p < end; p++) {
 		const char *q = p;
 		size_t shafts = 0, k;
 

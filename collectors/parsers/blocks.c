@@ -1256,9 +1256,13 @@ static bool note_follows(const char *p, const char *end)
  * note's arrow: ibdev2netdev prints "mlx5_0 port 1 ==> ib0 (Up)". */
 static struct line strip_note(struct line t)
 {
-	const char *end = t.p + t.len;
+	const char *end = t.p + t.len, *value = t.p;
 
-	for (const char *p = t.p + 1; p < end; p++) {
+	/* an arrow that starts the line points at no value: Open MPI's help
+	 * texts indent their own ("  --> Returned \"Unreachable\" (-12)") */
+	while (value < end && (*value == ' ' || *value == '\t' || *value == '>'))
+		value++;
+	for (const char *p = value + 1; p < end; p++) {
 		const char *q = p;
 		size_t shafts = 0, k;
 
@@ -1515,11 +1519,16 @@ int blocks_parse(struct emit *e, const char *raw, size_t rawlen,
 				continue;
 			e->line_base = base + b->first - 1;
 			/* the program the block's command ran names the
-			 * tool of error lines that name none */
+			 * tool of error lines that name none, and the
+			 * program of application lines that name none */
+			e->command_line = b->under && b->under->text[0] ?
+						  b->under->text :
+						  NULL;
 			f->parse(e, b->start, (size_t)(b->end - b->start),
 				 b->under && b->under->tool[0] ?
 					 b->under->tool :
 					 NULL);
+			e->command_line = NULL;
 			e->line_base = base;
 			b->facts += e->nfacts - n0;
 		}

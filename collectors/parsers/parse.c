@@ -314,6 +314,7 @@ void emit_init(struct emit *e, struct fact_base *fb, const char *source)
 	e->host = NULL;
 	e->host_line = 0;
 	e->hosts_named = 0;
+	e->command_line = NULL;
 }
 
 struct fact *emit_begin(struct emit *e, const char *kind, const struct line *ln)

@@ -114,6 +114,11 @@ struct emit {
 	struct line host_at;
 	uint32_t host_line;
 	unsigned hosts_named; /* host facts that got the name */
+	/* The whole command line the block of the text ran ("mpirun -np 2
+	 * ./ucx_perftest"), or NULL: an application line that names no
+	 * program is the program's the command ran (kb/app_context.yaml
+	 * entries 'on: command'). */
+	const char *command_line;
 };
 
 void emit_init(struct emit *e, struct fact_base *fb, const char *source);

@@ -37,7 +37,8 @@
 #define APP_WITHIN_DEFAULT 8 /* @@ ... when the entry names no 'within' */
 #define APP_DETAIL_MAX 512 /* @@ bytes of the lines 'then' matched */
 #define APP_PORTS_MAX 64 /* @@ ports one line lists */
-#define APP_CONTEXT_MAX 64 /* @@ app_context entries used */
+#define APP_CONTEXT_MAX 128 /* @@ app_context entries used */
+#define APP_COMMAND_MAX 1024 /* @@ bytes of a block's command line read */
 
 /* The named groups a pattern may use, in the order of struct values. */
 enum capture {
@@ -122,6 +123,7 @@ struct context {
 	enum capture field;
 	const char *value; /* borrowed from the kb; NULL: the group */
 	struct regex *re; /* owned */
+	bool on_command; /* matched against the block's command line */
 };
 
 struct app_scan {
@@ -341,6 +343,11 @@ static void add_event(struct app_scan *sc, size_t msg,
 	ev->where.p = ev->line;
 }
 
+static void context_pass(struct app_scan *sc, const char *t, size_t n,
+			 bool on_command, bool keep_app,
+			 char cap[CAP_COUNT][APP_VALUE_MAX]);
+static const char *command_of(const struct app_scan *sc, size_t *n);
+
 static void count_hit(struct app_scan *sc, size_t msg, const char *text,
 		      const struct logscan_hit *h, const struct line *ln,
 		      const struct lines *after)
@@ -352,6 +359,13 @@ static void count_hit(struct app_scan *sc, size_t msg, const char *text,
 	captures_of(logscan_regex(sc->ls, msg), &h->m, text, cap);
 	follow_up(follow_of(sc, msg), *after, cap, detail, sizeof(detail),
 		  &sc->covered);
+	/* the device the command was given, when the line names none */
+	if (!cap[CAP_DEVICE][0]) {
+		size_t n;
+		const char *cmd = command_of(sc, &n);
+
+		context_pass(sc, cmd, n, true, true, cap);
+	}
 	add_event(sc, msg, cap, detail, ln);
 }
 
@@ -662,8 +676,11 @@ static void load_contexts(struct app_scan *sc)
 		char err[128];
 		size_t off;
 
+		const char *on = fact_text(f, "on");
+
 		c->field = capture_of(fact_text(f, "field"));
 		c->value = fact_text(f, "value");
+		c->on_command = on && !strcmp(on, "command");
 		if (c->field == CAP_COUNT || !pattern ||
 		    !(c->re = regex_compile(pattern, 0, err, sizeof(err), &off)))
 			continue;
@@ -671,24 +688,56 @@ static void load_contexts(struct app_scan *sc)
 	}
 }
 
-/* Fills the fields of cap still empty from what the line's prefix and
- * words show (kb/app_context.yaml): the first entry of a field that
- * matches gives its value, and its named groups fill any field still
- * empty. */
-static void read_context(struct app_scan *sc, const char *s, size_t len,
+/* Fills the fields of cap still empty with the app_context entries of
+ * one kind (on the line, or on the command line): the first entry of a
+ * field that matches t gives its value, and its named groups fill any
+ * field still empty.  With keep_app, the program is left as it is (a
+ * specific entry names it). */
+static void context_pass(struct app_scan *sc, const char *t, size_t n,
+			 bool on_command, bool keep_app,
 			 char cap[CAP_COUNT][APP_VALUE_MAX])
 {
+	char app[APP_VALUE_MAX];
+
+	snprintf(app, sizeof(app), "%s", cap[CAP_APP]);
+	if (keep_app && !app[0])
+		snprintf(cap[CAP_APP], APP_VALUE_MAX, "-");
 	load_contexts(sc);
-	for (size_t i = 0; i < sc->ncontexts; i++) {
+	for (size_t i = 0; t && i < sc->ncontexts; i++) {
 		const struct context *c = &sc->contexts[i];
 		struct regex_match m;
 
-		if (cap[c->field][0] || regex_match(c->re, s, len, &m) != 1)
+		if (c->on_command != on_command || cap[c->field][0] ||
+		    regex_match(c->re, t, n, &m) != 1)
 			continue;
 		if (c->value)
 			snprintf(cap[c->field], APP_VALUE_MAX, "%s", c->value);
-		captures_of(c->re, &m, s, cap);
+		captures_of(c->re, &m, t, cap);
 	}
+	if (keep_app)
+		snprintf(cap[CAP_APP], APP_VALUE_MAX, "%s", app);
+}
+
+/* The block's command line, bounded; NULL when there is none. */
+static const char *command_of(const struct app_scan *sc, size_t *n)
+{
+	const char *cmd = sc->e->command_line;
+
+	*n = cmd ? strnlen(cmd, APP_COMMAND_MAX) : 0;
+	return cmd;
+}
+
+/* Fills the fields of cap still empty from what the line's prefix and
+ * words show (kb/app_context.yaml), then, for a field no line entry
+ * filled, from the command line the block ran. */
+static void read_context(struct app_scan *sc, const char *s, size_t len,
+			 char cap[CAP_COUNT][APP_VALUE_MAX])
+{
+	size_t n;
+	const char *cmd = command_of(sc, &n);
+
+	context_pass(sc, s, len, false, false, cap);
+	context_pass(sc, cmd, n, true, false, cap);
 }
 
 /* Whether the n bytes at p in s stand as words of their own. */

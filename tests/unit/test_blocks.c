@@ -425,6 +425,27 @@ static void test_quotes_and_notes(void **state)
 	assert_string_equal(text(find(&p, "netdev", "name", "ib1"), "state"),
 			    "Down");
 	fact_base_free(p.fb);
+
+	/* an arrow that starts a line points at no value: Open MPI's
+	 * help-mpi-runtime.txt indents its own, quoted in a reply */
+	{
+		static const char text_in[] =
+			"but then!\n"
+			">   PML add procs failed\n"
+			">   --> Returned \"Unreachable\" (-12) instead of \"Success\" (0)\n";
+		struct emit e;
+
+		p = (struct parsed){ fact_base_new(), 0 };
+		if (kb_load_dir(p.fb, "kb", "kb", NULL) < 0)
+			fail_msg("kb/ does not load");
+		emit_init(&e, p.fb, "paste.txt");
+		e.app_scan = logscan_new_for(p.fb, "app_message", NULL);
+		p.facts = blocks_parse(&e, text_in, strlen(text_in), NULL);
+		logscan_free(e.app_scan);
+		assert_non_null(find(&p, "app_error", "message",
+				     "OMPI-RETURNED-INSTEAD-OF-SUCCESS"));
+		fact_base_free(p.fb);
+	}
 }
 
 static void test_devnodes_listed(void **state)

@@ -865,6 +865,165 @@ static void test_fallback_file_not_rejected(void **state)
 	diag_free(d);
 }
 
+
+/* ---- a library's level marker, the source file, the command line ---- */
+
+/* A line a library's logger marks with its error or warning level is
+ * that library's, with the level's severity, even when no entry knows
+ * the message; lower levels and backtrace frames are not errors. */
+static void test_level_fallbacks(void **state)
+{
+	static const char *const quiet[] = {
+		"[1681107537.414083] [worker-2:146204:0]          parser.c:1910 UCX  INFO  UCX_* env variables: UCX_TLS=rc\n",
+		"[1681107537.414083] [worker-2:146204:0]     ucp_worker.c:1783 UCX  DIAG  ep 0x7f creation failed\n",
+		"node1:123:456 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation\n",
+		"libfabric:1266354:1738371468::efa:core:efa_device_init():100<info> device init failed\n",
+		"[2024-01-01 10:00:00.123456] rdma.c:2584:nvmf_rdma_create: *NOTICE*: Adjusting the io unit size\n",
+		/* openucx/ucx#2973: a backtrace frame names a UCX file */
+		"2 0x000000000003ea00 uct_dc_mlx5_poll_tx()  /home/abuild/rpmbuild/BUILD/ucx-1.5.20181220/src/uct/ib/dc/dc_mlx5.c:715\n",
+	};
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* a Korean Slurm/Pyxis blog post (srun -l label '1: '): the socket
+	 * error no entry knows, at UCX's ERROR level */
+	f = one_of(&p,
+		   "1: [1653901933.475958] [gpu02:5215 :0]            sock.c:325  UCX  ERROR   connect(fd=40, dest_addr=172.17.0.1:40703) failed: Connection refused\n",
+		   "APP-LOG-UCX-ERROR");
+	assert_string_equal(text(f, "app"), "ucx");
+	done(&p);
+	/* openucx/ucx#2953 */
+	f = one_of(&p,
+		   "[1539370849.809991] [cn828:74750:0]    ucp_context.c:588  UCX  WARN  device 'self' is not available\n",
+		   "APP-LOG-UCX-WARN");
+	assert_string_equal(text(f, "app"), "ucx");
+	done(&p);
+	/* spdk/spdk#1707 */
+	f = one_of(&p,
+		   "nvme_ctrlr.c: 707:nvme_ctrlr_fail: *ERROR*: ctrlr 192.168.100.8 in failed state.\n",
+		   "APP-LOG-SPDK-ERROR");
+	assert_string_equal(text(f, "app"), "spdk");
+	done(&p);
+	/* Seagate/cortx-motr#17, behind syslog's prefix */
+	f = one_of(&p,
+		   "Sep  2 13:26:27 xxxx-xxx kernel: LNetError: 172781:0:(api-ni.c:2533:lnet_startup_lndnet()) Can't load LND o2ib, module ko2iblnd, rc=256\n",
+		   "APP-LOG-LUSTRE-ERROR");
+	assert_string_equal(text(f, "app"), "lustre");
+	done(&p);
+	/* a call and errno the line names win over the level alone */
+	one_of(&p,
+	       "[1652739463.054681] [cn0022:4071024:0]        ib_iface.c:1035 UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory\n",
+	       "UCX-IB-CALL-FAILED");
+	done(&p);
+	for (size_t i = 0; i < ARRAY_SIZE(quiet); i++) {
+		p = scan_text(quiet[i]);
+		if (count(&p, "app_error"))
+			fail_msg("%s took: %s",
+				 text(nth(&p, "app_error", 0), "message"),
+				 quiet[i]);
+		done(&p);
+	}
+	/* equal lines are counted, not repeated */
+	p = scan_text("[1.1] [n1:1:0] ucp_context.c:588  UCX  WARN  device 'self' is not available\n"
+		      "[1.2] [n1:1:0] ucp_context.c:588  UCX  WARN  device 'self' is not available\n");
+	assert_true(has_int(only_error(&p), "count", 2));
+	done(&p);
+}
+
+/* The file a line names, when it belongs to one project's tree, names
+ * the program; a file any project may have names none. */
+static void test_app_from_source_file(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* ucs_fatal_error_message()'s "[host:pid:tid] file:line " form */
+	f = one_of(&p, "[node1:4021:0:4021] rc_mlx5_ep.c:123 ibv_create_qp failed: Cannot allocate memory\n",
+		   "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "ucx");
+	done(&p);
+	f = one_of(&p, "[host1][[30209,1],0][connect/btl_openib_connect_udcm.c:1521:udcm_find_endpoint] ibv_post_send failed: Cannot allocate memory\n",
+		   "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "ompi");
+	done(&p);
+	f = one_of(&p, "sock.c:325 ibv_create_qp failed: Cannot allocate memory\n",
+		   "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "unknown");
+	done(&p);
+}
+
+/* Collects a paste written to a temporary file. */
+static struct parsed collect_text(const char *text_in)
+{
+	char path[] = "/tmp/rd-test-app-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct parsed p = { kb_base(), 0 };
+	struct diag *d = diag_new();
+	struct collect_run *run;
+
+	assert_non_null(fp);
+	fputs(text_in, fp);
+	fclose(fp);
+	run = collect_run_new(p.fb, NULL, d, NULL, NULL);
+	assert_int_equal(collect_file(run, path, NULL), 0);
+	collect_finish(run);
+	diag_free(d);
+	unlink(path);
+	return p;
+}
+
+/* The command line of a line's block names the program and the device
+ * when the line does not; a launcher names the MPI only by its own
+ * option. */
+static void test_app_from_command_line(void **state)
+{
+	struct parsed p = { kb_base(), 0 };
+	struct diag *d = diag_new();
+	struct collect_run *run;
+	const struct fact *f;
+
+	(void)state;
+	/* linux-rdma/perftest#228: "# ib_write_bw -d rocep133s0f0 ..." */
+	run = collect_run_new(p.fb, NULL, d, NULL, NULL);
+	assert_int_equal(collect_file(run,
+				      APP_FIXTURES "perftest-228-socket-connect.txt",
+				      NULL),
+			 0);
+	collect_finish(run);
+	f = find(&p, "app_error", "message", "PERFTEST-CONNECT");
+	assert_string_equal(text(f, "device"), "rocep133s0f0");
+	assert_string_equal(text(f, "app"), "perftest");
+	done(&p);
+	diag_free(d);
+
+	p = collect_text("[root@node1 ~]# mpirun -np 2 --mca pml ucx ./app\n"
+			 "ibv_reg_mr failed: Bad address\n");
+	f = find(&p, "app_error", "message", "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "ompi");
+	done(&p);
+	p = collect_text("[root@node1 ~]# srun -N2 all_reduce_perf -b 8 -e 1G\n"
+			 "ibv_reg_mr failed: Bad address\n");
+	f = find(&p, "app_error", "message", "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "nccl");
+	done(&p);
+	p = collect_text("[root@node1 ~]# ucx_perftest -t tag_lat -d mlx5_2:1 node2\n"
+			 "ibv_reg_mr failed: Bad address\n");
+	f = find(&p, "app_error", "message", "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "ucx");
+	assert_string_equal(text(f, "device"), "mlx5_2");
+	assert_true(has_int(f, "port", 1));
+	done(&p);
+	/* mpirun alone is any MPI's */
+	p = collect_text("[root@node1 ~]# mpirun -np 2 ./app\n"
+			 "ibv_reg_mr failed: Bad address\n");
+	f = find(&p, "app_error", "message", "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_string_equal(text(f, "app"), "unknown");
+	done(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -890,6 +1049,9 @@ int main(void)
 		cmocka_unit_test(test_fallback_fields),
 		cmocka_unit_test(test_fallback_leaves_alone),
 		cmocka_unit_test(test_fallback_file_not_rejected),
+		cmocka_unit_test(test_level_fallbacks),
+		cmocka_unit_test(test_app_from_source_file),
+		cmocka_unit_test(test_app_from_command_line),
 	};
 
 	return cmocka_run_group_tests_name("parsers (application errors)",

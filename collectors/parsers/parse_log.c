@@ -67,7 +67,21 @@ struct scan {
 	struct line kernel_at; /* its first line, kernel_line */
 	char *kernel_line;
 	bool kernels_differ;
+	struct banner *banners; /* the latest load banner of each module */
+	size_t nbanners;
 };
+
+/* A driver's load banner, kept until the scan ends: a log of several
+ * boots (/var/log/messages before and after an MLNX_OFED install) prints
+ * one per load, and the last is the driver that runs. */
+struct banner {
+	char name[32];
+	char version[33];
+	struct line at; /* its line, owned (line) */
+	char *line;
+};
+
+#define MAX_BANNERS 32
 
 static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
 				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
@@ -811,13 +825,13 @@ static bool logging_module(struct scan *sc, const char *name, size_t len)
  * DRV_RELDATE ")", printed at module init; Linux drivers/net/ethernet/
  * mellanox/mlx4/main.c, en_main.c, drivers/infiniband/hw/mlx4/main.c
  * through 5.x, and MLNX_OFED's).  A driver fact of the module, told by
- * the kernel log. */
+ * the kernel log, from its latest banner (emit_banners). */
 static void driver_banner(struct scan *sc, const char *m, size_t n,
 			  size_t len, const struct line *where)
 {
 	const char *end = m + n, *v = NULL, *ve;
-	const char *origin;
-	struct fact *f;
+	struct banner *b;
+	size_t i;
 
 	if (len + 2 > n || m[len] != ':' || m[len + 1] != ' ')
 		return;
@@ -835,13 +849,50 @@ static void driver_banner(struct scan *sc, const char *m, size_t n,
 		;
 	if (ve < end && *ve != ' ' && *ve != ',')
 		return;
-	origin = driver_origin_of(v, (size_t)(ve - v));
-	f = emit_begin(sc->e, "driver", where);
-	emit_str(sc->e, f, "name", m, len, where);
-	emit_str(sc->e, f, "version", v, (size_t)(ve - v), where);
-	emit_str(sc->e, f, "origin", origin, strlen(origin), where);
-	emit_str(sc->e, f, "evidence", "kernel_log", 10, where);
-	emit_end(sc->e, f);
+	if (len >= sizeof(b->name) || (size_t)(ve - v) >= sizeof(b->version))
+		return;
+	for (i = 0; i < sc->nbanners; i++)
+		if (strlen(sc->banners[i].name) == len &&
+		    !memcmp(sc->banners[i].name, m, len))
+			break;
+	if (i == sc->nbanners) {
+		if (sc->nbanners == MAX_BANNERS)
+			return;
+		if (!sc->banners)
+			sc->banners = xcalloc(MAX_BANNERS, sizeof(*sc->banners));
+		sc->nbanners++;
+	}
+	b = &sc->banners[i];
+	memcpy(b->name, m, len);
+	b->name[len] = '\0';
+	memcpy(b->version, v, (size_t)(ve - v));
+	b->version[ve - v] = '\0';
+	free(b->line);
+	b->line = xstrndup(where->p, where->len);
+	b->at = *where;
+	b->at.p = b->line;
+}
+
+/* The driver facts of the banners: the latest load of each module. */
+static void emit_banners(struct scan *sc)
+{
+	for (size_t i = 0; i < sc->nbanners; i++) {
+		const struct banner *b = &sc->banners[i];
+		const char *origin =
+			driver_origin_of(b->version, strlen(b->version));
+		struct fact *f = emit_begin(sc->e, "driver", &b->at);
+
+		emit_str(sc->e, f, "name", b->name, strlen(b->name), &b->at);
+		emit_str(sc->e, f, "version", b->version, strlen(b->version),
+			 &b->at);
+		emit_str(sc->e, f, "origin", origin, strlen(origin), &b->at);
+		emit_str(sc->e, f, "evidence", "kernel_log", 10, &b->at);
+		emit_end(sc->e, f);
+		free(b->line);
+	}
+	free(sc->banners);
+	sc->banners = NULL;
+	sc->nbanners = 0;
 }
 
 static void prefix_module(struct scan *sc, const char *m, size_t n,
@@ -1156,6 +1207,7 @@ static void emit_events(struct scan *sc)
 		emit_end(sc->e, f);
 	}
 	free(sc->kernel_line);
+	emit_banners(sc);
 }
 
 /* Whether the first lines mostly carry timestamps (a third suffices, since

@@ -386,6 +386,23 @@ static void test_dmesg_inventory(void **state)
 	/* a line of the driver that is no banner gives no version */
 	assert_int_equal(count(&p, "driver"), 2);
 	fact_base_free(p.fb);
+
+	/* /var/log/messages over two boots, before and after an MLNX_OFED
+	 * install: the latest banner is the driver that runs, not a
+	 * disagreement with the first */
+	p = parse_log_text(
+		"Jan 10 10:00:01 node07 kernel: mlx4_core: Mellanox ConnectX "
+		"core driver v4.0-0 (Jan 23 2017)\n"
+		"Feb 20 11:00:01 node07 kernel: mlx4_core: Mellanox ConnectX "
+		"core driver v4.9-4.1.7 (03 Jul 2022)\n"
+		"Feb 20 11:00:01 node07 kernel: mlx4_en: Mellanox ConnectX HCA "
+		"Ethernet driver v4.9-4.1.7 (03 Jul 2022)\n");
+	assert_int_equal(count(&p, "driver"), 2);
+	assert_string_equal(text(find(&p, "driver", "name", "mlx4_core"),
+				 "version"),
+			    "4.9-4.1.7");
+	assert_int_equal(count(&p, "disagreement"), 0);
+	fact_base_free(p.fb);
 }
 
 /* The PCI core's enumeration line is the function's pcie fact (network

@@ -16,6 +16,7 @@
 
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/parse_log.h"
+#include "engine/regex.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
 
@@ -900,6 +901,40 @@ static bool followed_by(const struct lines *from, const char *format)
 	       FORMAT_MIN_SCORE;
 }
 
+/* Whether every line of the output that follows (up to the next fence or
+ * blank line after it) passes the grep filter of command u: a closing
+ * fence under "$ lsmod | grep rdma_rxe" with nothing between may not take
+ * the next fence's unfiltered lsmod as its output. */
+static bool filter_passes(const struct lines *from,
+			  const struct command_use *u)
+{
+	struct lines it = *from;
+	struct line ln;
+	struct regex *re;
+	bool output = false, pass = true;
+	char err[128];
+	size_t off;
+
+	if (!u->filter[0])
+		return true;
+	re = regex_compile(u->filter, 0, err, sizeof(err), &off);
+	if (!re)
+		return false;
+	while (pass && lines_next(&it, &ln) &&
+	       it.no - from->no < BARE_LOOKAHEAD) {
+		struct line t = line_trim(ln);
+
+		if ((!t.len || fence_line(&t)) && !output)
+			continue;
+		if (!t.len || fence_line(&t))
+			break;
+		output = true;
+		pass = regex_match(re, ln.p, ln.len, NULL) == 1;
+	}
+	regex_free(re);
+	return pass;
+}
+
 /* Cuts the text at hard boundaries into regions (a block each). */
 static void cut_regions(struct cutter *k)
 {
@@ -936,9 +971,15 @@ static void cut_regions(struct cutter *k)
 			 * read as an opening: a fence right under a command,
 			 * before what reads as its output, opens all the
 			 * same */
-			bool opens = !fenced || output;
-			struct command_use *carry = opens && output ? cur->use :
-								      NULL;
+			bool opens, takes;
+			struct command_use *carry;
+
+			/* ...and, for a fence that may be a close, only when
+			 * what follows passes the command's grep */
+			takes = output &&
+				(!fenced || filter_passes(&it, cur->use));
+			opens = !fenced || takes;
+			carry = takes ? cur->use : NULL;
 
 			fenced = opens;
 

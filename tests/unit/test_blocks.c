@@ -754,6 +754,18 @@ static void test_markdown_commands(void **state)
 	assert_non_null(find(&p, "log", "device", "0000:01:00.0"));
 	fact_base_free(p.fb);
 
+	/* the same, then a fence of another lsmod's lines the grep would
+	 * not pass: they are not the grep's output, and rdma_rxe stays
+	 * unloaded */
+	p = paste("```\n$ lsmod | grep rdma_rxe\n```\n```\n"
+		  "mlx5_ib               389120  0\n"
+		  "ib_uverbs             147456  1 mlx5_ib\n"
+		  "ib_core               385024  2 ib_uverbs,mlx5_ib\n```\n",
+		  NULL);
+	f = listing_of(&p, "lsmod");
+	assert_int_equal(num(f, "count"), 0);
+	fact_base_free(p.fb);
+
 	/* a paste that starts inside a fence: its close reads as an
 	 * opening, and the next fence, under a command in a code span,
 	 * still opens that command's output (a forum post of a CX4 Lx

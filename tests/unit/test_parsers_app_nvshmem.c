@@ -22,24 +22,32 @@
 
 static struct logscan *scanner;
 
-static struct parsed scan_file(const char *file)
+static struct parsed scan_text(const char *name, const char *text,
+			       size_t len)
 {
 	struct parsed p = { fact_base_new(), 0 };
 	struct diag *d = diag_new();
 	struct emit e;
-	size_t len;
-	char *text;
 
 	if (kb_load_dir(p.fb, "kb", "kb", d) < 0) {
 		diag_print(d, stderr, "test");
 		fail_msg("kb/ does not load");
 	}
 	diag_free(d);
-	emit_init(&e, p.fb, file);
+	emit_init(&e, p.fb, name);
 	scanner = logscan_new_for(p.fb, "app_message", NULL);
 	e.app_scan = scanner;
-	text = slurp(file, &len);
 	p.facts = app_scan(&e, text, len);
+	return p;
+}
+
+static struct parsed scan_file(const char *file)
+{
+	struct parsed p;
+	size_t len;
+	char *text = slurp(file, &len);
+
+	p = scan_text(file, text, len);
 	free(text);
 	return p;
 }
@@ -169,6 +177,32 @@ static void test_nvme_connect(void **state)
 
 /* NVSHMEM_DEBUG=INFO output (the host library's and the transports'
  * INFO lines) and nvme list of a connected host say nothing wrong. */
+/* The forms of NVSHMEM's prefix (src/include/non_abi/nvshmemx_error.h):
+ * the "error status: %d (%s) " of its *_ERROR_JMP macros gives the call's
+ * errno; a path under src/host/ or src/init/ is NVSHMEM's only with its
+ * macros' words or the "FILE:FUNCTION:LINE: " form, not a compiler's
+ * "file.c:42: warning:" or another project's src/host/ tree. */
+static void test_prefix_forms(void **state)
+{
+	static const char lines[] =
+		"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: error "
+		"status: 110 (Connection timed out) ibv_modify_qp failed\n"
+		"src/init/config.c:42: warning: option foo is deprecated\n"
+		"/home/u/proj/src/host/rdma.c:88: ibv_reg_mr failed\n";
+	struct parsed p = scan_text("prefix-forms", lines, sizeof(lines) - 1);
+	const struct fact *f = must_find(&p, "NVSHMEM-IB-CALL-FAILED");
+
+	(void)state;
+	assert_true(has_int(f, "errno", 110));
+	for (size_t k = 0; k < count(&p, "app_error"); k++)
+		assert_string_not_equal(text(nth(&p, "app_error", k), "message"),
+					"NVSHMEM-ERROR");
+	f = find(&p, "app_error", "call", "ibv_reg_mr");
+	assert_non_null(f);
+	assert_string_not_equal(text(f, "app"), "nvshmem");
+	done(&p);
+}
+
 static void test_healthy(void **state)
 {
 	static const char *const files[] = {
@@ -194,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_peermem_and_transport_map),
 		cmocka_unit_test(test_devx),
 		cmocka_unit_test(test_nvme_connect),
+		cmocka_unit_test(test_prefix_forms),
 		cmocka_unit_test(test_healthy),
 	};
 

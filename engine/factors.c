@@ -345,9 +345,13 @@ static void atom(struct reader *r, struct atom *a)
 	default:
 		break;
 	}
-	/* caseless, 's' and 'k' match U+017F and U+212A too */
-	if (r->fold && strchr("sSkK", c)) {
+	/* caseless, 's' and 'k' match U+017F and U+212A too, and a
+	 * multibyte character its other case, which the folded literal set
+	 * (ASCII only) does not: neither is a factor */
+	if (r->fold && (c >= 0x80 || strchr("sSkK", c))) {
 		r->p++;
+		while (c >= 0xc0 && ((unsigned char)*r->p & 0xc0) == 0x80)
+			r->p++;
 		return;
 	}
 	/* one character: in UTF mode a multibyte one is one atom */

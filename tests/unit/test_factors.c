@@ -54,6 +54,9 @@ static const struct {
 	{ "(?i:Link Down)", " down" },
 	{ "(?i:\\bSyndrome\\b|wc)", "yndrome|wc" },
 	{ "(?i:ab)Cdef", "Cdef" },
+	/* ...and so does a multibyte character (UTF caseless: É is é) */
+	{ "(?i:temp\xc3\xa9rature)", "rature" },
+	{ "(?i:\xc3\xa9" "chec de connexion)", "chec de connexion" },
 	{ "(?J)(?<a>one)|(?<a>two)", "one|two" },
 	{ "[abc]def\\]ghi", "def]ghi" },
 	/* "[[:]x" is a class of '[' and ':' then x, not a POSIX class:

@@ -170,7 +170,8 @@ void format_list_names(struct strbuf *sb);
 	X(rping, "rping (librdmacm), with -d or -v", \
 	  "perftest", m_rping, 400, 0, 0, NULL) \
 	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
-		   "SPDK, Lustre, librdmacm, libibverbs, perftest)", \
+		   "SPDK, Lustre, NVSHMEM, nvme-cli, librdmacm, libibverbs, " \
+		   "perftest)", \
 	  "app_error limits", m_app_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
 	X(tool_log, "command-line tool error lines (a shell's 'command not " \
 		    "found', the loader's missing library, infiniband-diags, " \

@@ -292,7 +292,9 @@ static void test_explains_many(void **state)
 }
 
 /* A suspect stands below the symptom until a confirmed diagnosis of its
- * layer, or a cause of the symptom it was raised from, answers it. */
+ * layer raised from the same evidence, or a cause of the symptom it was
+ * raised from, answers it; a cause of its layer about something else
+ * leaves it standing. */
 static void test_suspects_give_way(void **state)
 {
 	static const char base[] =
@@ -307,8 +309,12 @@ static void test_suspects_give_way(void **state)
 		"    diagnose: {message: \"check the adapter\"}\n"
 		"  - id: hw\n    title: HW\n    layer: hardware\n"
 		"    severity: error\n    confidence: 0.9\n"
-		"    when: [pcie: {pci: $p}]\n"
+		"    when: [tool_error: {tool: $t}, pcie: {pci: $p}]\n"
 		"    diagnose: {message: \"{p} fault\"}\n"
+		"  - id: other\n    title: Other\n    layer: hardware\n"
+		"    severity: error\n    confidence: 0.9\n"
+		"    when: [port: {hca: $h}]\n"
+		"    diagnose: {message: \"{h} down\"}\n"
 		"  - id: cause\n    title: Cause\n    layer: kernel_module\n"
 		"    severity: error\n    confidence: 0.9\n"
 		"    when: [kconfig: {name: $n}]\n"
@@ -342,6 +348,15 @@ static void test_suspects_give_way(void **state)
 	assert_int_equal(r.dl->n, 2);
 	assert_string_equal(r.dl->items[0]->id, "cause");
 	assert_string_equal(r.dl->items[1]->id, "sym");
+	done(&r);
+
+	memset(&r, 0, sizeof(r));
+	r.fb = fact_base_new();
+	add_fact(r.fb, "tool_error", "tool=ibv_devinfo", NULL);
+	add_fact(r.fb, "port", "hca=mlx5_1", NULL);
+	go(&r, base);
+	assert_int_equal(r.dl->n, 3);
+	assert_string_equal(r.dl->items[2]->id, "sus");
 	done(&r);
 }
 

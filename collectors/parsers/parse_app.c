@@ -115,6 +115,7 @@ struct follow {
 	bool fallback; /* a fallback entry (and what it reads and needs) */
 	struct regex *unless; /* owned; NULL when the entry has none */
 	bool read_errno_text, read_wc_text;
+	bool names_app; /* its app is a program, not 'unknown' */
 	unsigned requires; /* enum need bits, any of which will do */
 };
 
@@ -172,7 +173,7 @@ static bool lists(const struct fact *m, const char *field, const char *word)
 static void fallback_of(struct follow *fw, const struct fact *m)
 {
 	const struct value *v = fact_get(m, sym_intern_cstr("fallback"));
-	const char *unless;
+	const char *unless, *app;
 	char err[128];
 	size_t off;
 
@@ -183,6 +184,8 @@ static void fallback_of(struct follow *fw, const struct fact *m)
 		fw->unless = regex_compile(unless, 0, err, sizeof(err), &off);
 	fw->read_errno_text = lists(m, "reads", "errno_text");
 	fw->read_wc_text = lists(m, "reads", "wc_status_text");
+	app = fact_text(m, "app");
+	fw->names_app = app && strcmp(app, "unknown");
 	for (size_t i = 0; i < sizeof(need_names) / sizeof(need_names[0]); i++)
 		if (lists(m, "requires", need_names[i].name))
 			fw->requires |= need_names[i].bit;
@@ -729,15 +732,16 @@ static const char *command_of(const struct app_scan *sc, size_t *n)
 
 /* Fills the fields of cap still empty from what the line's prefix and
  * words show (kb/app_context.yaml), then, for a field no line entry
- * filled, from the command line the block ran. */
+ * filled, from the command line the block ran; with keep_app, the
+ * program is left as the entry names it. */
 static void read_context(struct app_scan *sc, const char *s, size_t len,
-			 char cap[CAP_COUNT][APP_VALUE_MAX])
+			 bool keep_app, char cap[CAP_COUNT][APP_VALUE_MAX])
 {
 	size_t n;
 	const char *cmd = command_of(sc, &n);
 
-	context_pass(sc, s, len, false, false, cap);
-	context_pass(sc, cmd, n, true, false, cap);
+	context_pass(sc, s, len, false, keep_app, cap);
+	context_pass(sc, cmd, n, true, keep_app, cap);
 }
 
 /* Whether the n bytes at p in s stand as words of their own. */
@@ -925,10 +929,12 @@ static void fallback_hits(struct app_scan *sc, const struct logscan_hit *hits,
 		/* an IBV_WC_ word that is no status (an opcode) is no value */
 		if (try[CAP_WC_STATUS][0] && !wc_status_of(sc->e->fb, try))
 			try[CAP_WC_STATUS][0] = '\0';
-		read_context(sc, s, strlen(s), try);
+		/* a fallback entry of one program (Open MPI's help texts)
+		 * keeps it: the block's command may have run another */
+		read_context(sc, s, strlen(s), fw->names_app, try);
 		/* The line right after a specific entry's hit, with no program
 		 * prefix of its own, is that message wrapped, not a new one. */
-		if (!try[CAP_APP][0] && continues(sc, ln))
+		if (!try[CAP_APP][0] && !fw->names_app && continues(sc, ln))
 			continue;
 		best = &hits[i];
 		memcpy(cap, try, sizeof(cap));

@@ -1022,6 +1022,24 @@ static void test_app_from_command_line(void **state)
 	f = find(&p, "app_error", "message", "APP-GENERIC-VERBS-CALL-FAILED");
 	assert_string_equal(text(f, "app"), "unknown");
 	done(&p);
+	/* -d, -i and -g are the device, port and GID index only for the
+	 * programs whose options they are: nccl-tests' -g is the GPU
+	 * count, -d the data type */
+	p = collect_text("[root@node1 ~]# mpirun -np 8 ./all_reduce_perf -b 8 "
+			 "-e 128M -f 2 -g 4 -d int32\n"
+			 "ibv_reg_mr failed: Bad address\n");
+	f = find(&p, "app_error", "message", "APP-GENERIC-VERBS-CALL-FAILED");
+	assert_null(fact_get(f, sym_intern_cstr("gid_index")));
+	assert_string_not_equal(text(f, "device"), "int32");
+	done(&p);
+	/* an entry that names its program keeps it whatever the block ran:
+	 * an Open MPI help text under an nccl-tests command is Open MPI's */
+	p = collect_text("[root@node1 ~]# mpirun -np 2 ./all_reduce_perf\n"
+			 "The OpenFabrics driver in Open MPI tried to raise a "
+			 "fatal error, but failed.\n");
+	f = find(&p, "app_error", "app", "ompi");
+	assert_non_null(f);
+	done(&p);
 }
 
 int main(void)

@@ -881,6 +881,12 @@ static void test_level_fallbacks(void **state)
 		"[2024-01-01 10:00:00.123456] rdma.c:2584:nvmf_rdma_create: *NOTICE*: Adjusting the io unit size\n",
 		/* openucx/ucx#2973: a backtrace frame names a UCX file */
 		"2 0x000000000003ea00 uct_dc_mlx5_poll_tx()  /home/abuild/rpmbuild/BUILD/ucx-1.5.20181220/src/uct/ib/dc/dc_mlx5.c:715\n",
+		/* UCX's configuration notes, no fault (openucx/ucx#2953,
+		 * #3595) */
+		"[1539370849.810202] [cn828:74750:0]         parser.c:1310 UCX  WARN  unused env variable: UCX_NET_DEVICES (set UCX_WARN_UNUSED_ENV_VARS=n to suppress this warning)\n",
+		"[1557931403.345577] [jazz01:76631:0]         parser.c:1528 UCX  WARN  - UCX_TCP_MAX_SHORT: The configuration parameter replaced by: UCX_<IB transport>_TX_MIN_INLINE for IB, UCX_MM_FIFO_SIZE for MM\n",
+		/* Open MPI's BTL_VERBOSE prints BTL_ERROR's prefix */
+		"[node1][[30209,1],0][btl_openib_component.c:1672:init_one_device] Querying INI files for vendor 0x02c9, part ID 4119\n",
 	};
 	struct parsed p;
 	const struct fact *f;

@@ -1303,6 +1303,16 @@ static struct line strip_note(struct line t)
 	 * texts indent their own ("  --> Returned \"Unreachable\" (-12)") */
 	while (value < end && (*value == ' ' || *value == '\t' || *value == '>'))
 		value++;
+	{
+		/* ...whatever its length ("  ---> ...") */
+		const char *q = value;
+		size_t k, shafts = 0;
+
+		while ((k = shaft(q, (size_t)(end - q))))
+			q += k, shafts++;
+		if (shafts && q < end && *q == '>')
+			value = q;
+	}
 	for (const char *p = value + 1; p < end; p++) {
 		const char *q = p;
 		size_t shafts = 0, k;

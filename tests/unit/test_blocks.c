@@ -446,6 +446,22 @@ static void test_quotes_and_notes(void **state)
 				     "OMPI-RETURNED-INSTEAD-OF-SUCCESS"));
 		fact_base_free(p.fb);
 	}
+	/* ...whatever the length of its shaft */
+	{
+		static const char text_in[] =
+			"  ---> ibv_reg_mr failed on mlx5_0: Bad address\n";
+		struct emit e;
+
+		p = (struct parsed){ fact_base_new(), 0 };
+		if (kb_load_dir(p.fb, "kb", "kb", NULL) < 0)
+			fail_msg("kb/ does not load");
+		emit_init(&e, p.fb, "paste.txt");
+		e.app_scan = logscan_new_for(p.fb, "app_message", NULL);
+		p.facts = blocks_parse(&e, text_in, strlen(text_in), NULL);
+		logscan_free(e.app_scan);
+		assert_non_null(find(&p, "app_error", "call", "ibv_reg_mr"));
+		fact_base_free(p.fb);
+	}
 }
 
 static void test_devnodes_listed(void **state)

@@ -873,45 +873,54 @@ static bool has_text(const struct block *b)
 	return false;
 }
 
-/* Whether the lines from it on (after blank lines and a fence, to the
- * next blank line or fence, at most BARE_LOOKAHEAD) read as format. */
+/* The next line of the output that follows from: after blank lines and
+ * the fence that opens it (between a command and its output), to the next
+ * blank line or fence, at most BARE_LOOKAHEAD lines.  started is false
+ * before the first. */
+static bool output_line(struct lines *it, const struct lines *from,
+			bool *started, struct line *ln)
+{
+	while (lines_next(it, ln) && it->no - from->no < BARE_LOOKAHEAD) {
+		struct line t = line_trim(*ln);
+
+		if (t.len && !fence_line(&t)) {
+			*started = true;
+			return true;
+		}
+		if (*started)
+			return false;
+	}
+	return false;
+}
+
+/* Whether the output that follows from (output_line) reads as format. */
 static bool followed_by(const struct lines *from, const char *format)
 {
 	const struct format *f = format_find(format);
 	struct lines it = *from;
 	struct line ln;
 	const char *start = it.text + it.pos, *end = start;
-	bool output = false;
+	bool started = false;
 
 	if (!f)
 		return false;
-	while (lines_next(&it, &ln) && it.no - from->no < BARE_LOOKAHEAD) {
-		struct line t = line_trim(ln);
-
-		/* blank lines and the fence that opens the output, between
-		 * the command and its output, are skipped */
-		if ((!t.len || fence_line(&t)) && !output)
-			continue;
-		if (!t.len || fence_line(&t))
-			break;
-		output = true;
+	while (output_line(&it, from, &started, &ln))
 		end = ln.p + ln.len;
-	}
 	return format_score(f, start, (size_t)(end - start)) >=
 	       FORMAT_MIN_SCORE;
 }
 
-/* Whether every line of the output that follows (up to the next fence or
- * blank line after it) passes the grep filter of command u: a closing
- * fence under "$ lsmod | grep rdma_rxe" with nothing between may not take
- * the next fence's unfiltered lsmod as its output. */
+/* Whether every line of the output that follows (output_line) passes the
+ * grep filter of command u: a closing fence under "$ lsmod | grep
+ * rdma_rxe" with nothing between may not take the next fence's
+ * unfiltered lsmod as its output. */
 static bool filter_passes(const struct lines *from,
 			  const struct command_use *u)
 {
 	struct lines it = *from;
 	struct line ln;
 	struct regex *re;
-	bool output = false, pass = true;
+	bool started = false, pass = true;
 	char err[128];
 	size_t off;
 
@@ -920,17 +929,8 @@ static bool filter_passes(const struct lines *from,
 	re = regex_compile(u->filter, 0, err, sizeof(err), &off);
 	if (!re)
 		return false;
-	while (pass && lines_next(&it, &ln) &&
-	       it.no - from->no < BARE_LOOKAHEAD) {
-		struct line t = line_trim(ln);
-
-		if ((!t.len || fence_line(&t)) && !output)
-			continue;
-		if (!t.len || fence_line(&t))
-			break;
-		output = true;
+	while (pass && output_line(&it, from, &started, &ln))
 		pass = regex_match(re, ln.p, ln.len, NULL) == 1;
-	}
 	regex_free(re);
 	return pass;
 }

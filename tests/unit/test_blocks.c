@@ -379,6 +379,21 @@ static void test_real_pastes(void **state)
 	fact_base_free(p.fb);
 }
 
+/* A paste read with the kb's application messages scanned too. */
+static struct parsed app_paste(const char *text_in)
+{
+	struct parsed p = { fact_base_new(), 0 };
+	struct emit e;
+
+	if (kb_load_dir(p.fb, "kb", "kb", NULL) < 0)
+		fail_msg("kb/ does not load");
+	emit_init(&e, p.fb, "paste.txt");
+	e.app_scan = logscan_new_for(p.fb, "app_message", NULL);
+	p.facts = blocks_parse(&e, text_in, strlen(text_in), NULL);
+	logscan_free(e.app_scan);
+	return p;
+}
+
 static void test_quotes_and_notes(void **state)
 {
 	/* ls -l /dev/infiniband from sriov-network-device-plugin#342
@@ -428,40 +443,17 @@ static void test_quotes_and_notes(void **state)
 
 	/* an arrow that starts a line points at no value: Open MPI's
 	 * help-mpi-runtime.txt indents its own, quoted in a reply */
-	{
-		static const char text_in[] =
-			"but then!\n"
-			">   PML add procs failed\n"
-			">   --> Returned \"Unreachable\" (-12) instead of \"Success\" (0)\n";
-		struct emit e;
-
-		p = (struct parsed){ fact_base_new(), 0 };
-		if (kb_load_dir(p.fb, "kb", "kb", NULL) < 0)
-			fail_msg("kb/ does not load");
-		emit_init(&e, p.fb, "paste.txt");
-		e.app_scan = logscan_new_for(p.fb, "app_message", NULL);
-		p.facts = blocks_parse(&e, text_in, strlen(text_in), NULL);
-		logscan_free(e.app_scan);
-		assert_non_null(find(&p, "app_error", "message",
-				     "OMPI-RETURNED-INSTEAD-OF-SUCCESS"));
-		fact_base_free(p.fb);
-	}
+	p = app_paste("but then!\n"
+		      ">   PML add procs failed\n"
+		      ">   --> Returned \"Unreachable\" (-12) instead of "
+		      "\"Success\" (0)\n");
+	assert_non_null(find(&p, "app_error", "message",
+			     "OMPI-RETURNED-INSTEAD-OF-SUCCESS"));
+	fact_base_free(p.fb);
 	/* ...whatever the length of its shaft */
-	{
-		static const char text_in[] =
-			"  ---> ibv_reg_mr failed on mlx5_0: Bad address\n";
-		struct emit e;
-
-		p = (struct parsed){ fact_base_new(), 0 };
-		if (kb_load_dir(p.fb, "kb", "kb", NULL) < 0)
-			fail_msg("kb/ does not load");
-		emit_init(&e, p.fb, "paste.txt");
-		e.app_scan = logscan_new_for(p.fb, "app_message", NULL);
-		p.facts = blocks_parse(&e, text_in, strlen(text_in), NULL);
-		logscan_free(e.app_scan);
-		assert_non_null(find(&p, "app_error", "call", "ibv_reg_mr"));
-		fact_base_free(p.fb);
-	}
+	p = app_paste("  ---> ibv_reg_mr failed on mlx5_0: Bad address\n");
+	assert_non_null(find(&p, "app_error", "call", "ibv_reg_mr"));
+	fact_base_free(p.fb);
 }
 
 static void test_devnodes_listed(void **state)

@@ -67,11 +67,11 @@ static struct regex *regex_alloc(uint32_t opts)
 	return re;
 }
 
-struct regex *regex_compile(const char *pattern, unsigned flags, char *err,
-			    size_t errsize, size_t *erroff)
+/* pcre2_compile of pattern with opts; on failure NULL, with PCRE2's
+ * message in err and the 0-based offset of the problem in erroff. */
+static pcre2_code *compile_code(const char *pattern, uint32_t opts, char *err,
+				size_t errsize, size_t *erroff)
 {
-	uint32_t opts = options_of(flags);
-	struct regex *re;
 	PCRE2_SIZE off;
 	pcre2_code *code;
 	int ec;
@@ -84,8 +84,19 @@ struct regex *regex_compile(const char *pattern, unsigned flags, char *err,
 		pcre2_get_error_message(ec, buf, sizeof(buf));
 		snprintf(err, errsize, "%s", (const char *)buf);
 		*erroff = off;
-		return NULL;
 	}
+	return code;
+}
+
+struct regex *regex_compile(const char *pattern, unsigned flags, char *err,
+			    size_t errsize, size_t *erroff)
+{
+	uint32_t opts = options_of(flags);
+	pcre2_code *code = compile_code(pattern, opts, err, errsize, erroff);
+	struct regex *re;
+
+	if (!code)
+		return NULL;
 	re = regex_alloc(opts);
 	take_code(re, code);
 	return re;
@@ -98,20 +109,10 @@ int regex_check(const char *pattern, unsigned flags, char *err,
 	 * nothing: a pattern fails here exactly when regex_compile fails */
 	uint32_t opts = options_of(flags) | PCRE2_NO_AUTO_POSSESS |
 			PCRE2_NO_START_OPTIMIZE | PCRE2_NO_DOTSTAR_ANCHOR;
-	PCRE2_SIZE off;
-	pcre2_code *code;
-	int ec;
+	pcre2_code *code = compile_code(pattern, opts, err, errsize, erroff);
 
-	code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, opts,
-			     &ec, &off, NULL);
-	if (!code) {
-		PCRE2_UCHAR buf[256];
-
-		pcre2_get_error_message(ec, buf, sizeof(buf));
-		snprintf(err, errsize, "%s", (const char *)buf);
-		*erroff = off;
+	if (!code)
 		return -EINVAL;
-	}
 	pcre2_code_free(code);
 	return 0;
 }

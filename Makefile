@@ -24,7 +24,10 @@ MANDIR = $(PREFIX)/share/man/man1
 CC ?= cc
 PKGS := yaml-0.1 libpcre2-8 json-c libarchive liblzma libibverbs
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libarchive and libibverbs are opened on first use (engine/dynlib.h): only
+# their headers are needed to build, and a paste never loads them.
+LAZY_PKGS := libarchive libibverbs
+PKG_LIBS := $(shell pkg-config --libs $(filter-out $(LAZY_PKGS),$(PKGS)) 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wwrite-strings -Wno-format-nonliteral

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "collectors/collector.h"
+#include "engine/dynlib.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
@@ -19,6 +20,41 @@
 #define SMOKE_SHOWN 4 /* @@ */
 /* Most GID entries queried per port. */
 #define GIDS_MAX 1024 /* @@ */
+
+/* libibverbs' functions, looked up when a live run first needs them
+ * (dynlib.h), at the symbol version the linker binds.  verbs.h wraps
+ * ibv_query_port, ibv_reg_mr and ibv_get_device_list in inline functions
+ * and macros; these are the exported functions under them. */
+#define LIBIBVERBS_CALLS(X)                                                    \
+	X(get_device_list) \
+	X(free_device_list) \
+	X(get_device_name) \
+	X(open_device) \
+	X(close_device) \
+	X(query_device) \
+	X(query_port) \
+	X(query_gid) \
+	X(alloc_pd) \
+	X(dealloc_pd) \
+	X(reg_mr) \
+	X(dereg_mr) \
+	X(create_cq) \
+	X(destroy_cq) \
+	X(create_qp) \
+	X(destroy_qp) \
+	X(modify_qp)
+
+#define VB_POINTER(f) __typeof__(ibv_##f) *f;
+static struct {
+	LIBIBVERBS_CALLS(VB_POINTER)
+} vb;
+
+#define VB_SYM(f) { "ibv_" #f, (void **)&vb.f },
+static const struct dynlib_sym vb_syms[] = { LIBIBVERBS_CALLS(VB_SYM) };
+
+static struct dynlib libibverbs =
+	DYNLIB_INIT("libibverbs.so.1", "IBVERBS_1.1",
+		    "libibverbs1 (rdma-core's libibverbs on RPM systems)", vb_syms);
 
 static void step(struct col_ctx *c, const char *name, const char *dev, int err,
 		 int devices)
@@ -46,6 +82,22 @@ static void step(struct col_ctx *c, const char *name, const char *dev, int err,
 	}
 	if (devices >= 0)
 		emit_int(&e, f, "devices", devices, NULL);
+	emit_end(&e, f);
+}
+
+/* A step that failed before libibverbs could be asked anything: its
+ * error is the loader's text, not an errno's. */
+static void step_text(struct col_ctx *c, const char *name, const char *why)
+{
+	struct line ln = { why, strlen(why), 0 };
+	struct emit e;
+	struct fact *f;
+
+	emit_init(&e, c->fb, "live: libibverbs");
+	f = emit_begin(&e, "verbs", &ln);
+	emit_str(&e, f, "step", name, strlen(name), NULL);
+	emit_bool(&e, f, "ok", false, NULL);
+	emit_str(&e, f, "error", why, strlen(why), NULL);
 	emit_end(&e, f);
 }
 
@@ -80,7 +132,7 @@ static void gid_facts(struct col_ctx *c, struct ibv_context *ctx,
 		union ibv_gid gid;
 		struct fact *f;
 
-		if (ibv_query_gid(ctx, port, i, &gid) ||
+		if (vb.query_gid(ctx, port, i, &gid) ||
 		    !memcmp(gid.raw, zero, sizeof(zero)) ||
 		    !inet_ntop(AF_INET6, gid.raw, text, sizeof(text)))
 			continue;
@@ -104,7 +156,11 @@ static void port_facts(struct col_ctx *c, struct ibv_context *ctx,
 		struct fact *f;
 		const char *s;
 
-		if (ibv_query_port(ctx, p, &pa)) {
+		/* What verbs.h's inline ibv_query_port does for a provider
+		 * without the extended call: the exported function fills the
+		 * attributes the compat struct shares with this one. */
+		memset(&pa, 0, sizeof(pa));
+		if (vb.query_port(ctx, p, (struct _compat_ibv_port_attr *)&pa)) {
 			step(c, "query_port", dev, errno, -1);
 			continue;
 		}
@@ -148,8 +204,8 @@ static void smoke_step(struct col_ctx *c, struct smoke_result *r,
 static void smoke(struct col_ctx *c, struct ibv_device *dev,
 		  struct smoke_result *r)
 {
-	const char *name = ibv_get_device_name(dev);
-	struct ibv_context *ctx = ibv_open_device(dev);
+	const char *name = vb.get_device_name(dev);
+	struct ibv_context *ctx = vb.open_device(dev);
 	struct ibv_device_attr da;
 	struct ibv_pd *pd = NULL;
 	struct ibv_mr *mr = NULL;
@@ -160,17 +216,17 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev,
 	smoke_step(c, r, "open_device", name, ctx ? 0 : errno ? errno : ENODEV);
 	if (!ctx)
 		return;
-	if (!ibv_query_device(ctx, &da))
+	if (!vb.query_device(ctx, &da))
 		port_facts(c, ctx, name, da.phys_port_cnt);
-	pd = ibv_alloc_pd(ctx);
+	pd = vb.alloc_pd(ctx);
 	smoke_step(c, r, "alloc_pd", name, pd ? 0 : errno ? errno : ENOMEM);
 	if (!pd)
 		goto out;
 	buf = calloc(1, SMOKE_MR_BYTES);
-	mr = buf ? ibv_reg_mr(pd, buf, SMOKE_MR_BYTES, IBV_ACCESS_LOCAL_WRITE) :
+	mr = buf ? vb.reg_mr(pd, buf, SMOKE_MR_BYTES, IBV_ACCESS_LOCAL_WRITE) :
 		   NULL;
 	smoke_step(c, r, "reg_mr", name, mr ? 0 : errno ? errno : ENOMEM);
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	cq = vb.create_cq(ctx, 16, NULL, NULL, 0);
 	smoke_step(c, r, "create_cq", name, cq ? 0 : errno ? errno : ENOMEM);
 	if (cq) {
 		struct ibv_qp_init_attr qa = { 0 };
@@ -180,7 +236,7 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev,
 		qa.qp_type = IBV_QPT_RC;
 		qa.cap.max_send_wr = qa.cap.max_recv_wr = 1;
 		qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-		qp = ibv_create_qp(pd, &qa);
+		qp = vb.create_qp(pd, &qa);
 		smoke_step(c, r, "create_qp", name,
 			   qp	 ? 0 :
 			   errno ? errno :
@@ -189,7 +245,7 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev,
 			attr.qp_state = IBV_QPS_INIT;
 			attr.port_num = 1;
 			smoke_step(c, r, "modify_qp_init", name,
-				   ibv_modify_qp(qp, &attr,
+				   vb.modify_qp(qp, &attr,
 						 IBV_QP_STATE |
 							 IBV_QP_PKEY_INDEX |
 							 IBV_QP_PORT |
@@ -197,26 +253,32 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev,
 		}
 	}
 	if (qp)
-		ibv_destroy_qp(qp);
+		vb.destroy_qp(qp);
 	if (cq)
-		ibv_destroy_cq(cq);
+		vb.destroy_cq(cq);
 	if (mr)
-		ibv_dereg_mr(mr);
+		vb.dereg_mr(mr);
 	free(buf);
-	ibv_dealloc_pd(pd);
+	vb.dealloc_pd(pd);
 out:
-	ibv_close_device(ctx);
+	vb.close_device(ctx);
 }
 
 void col_verbs(struct col_ctx *c, struct col_status *st)
 {
+	const char *why = dynlib_open(&libibverbs);
 	struct strbuf detail = { 0 };
 	struct ibv_device **list;
 	int n = 0;
 
+	if (why) {
+		step_text(c, "load_library", why);
+		col_status(st, FETCH_ERROR, "%s", why);
+		return;
+	}
 	col_progress(c, "asking libibverbs for devices");
 	errno = 0;
-	list = ibv_get_device_list(&n);
+	list = vb.get_device_list(&n);
 	if (!list) {
 		int err = errno ? errno : ENODEV;
 
@@ -229,7 +291,7 @@ void col_verbs(struct col_ctx *c, struct col_status *st)
 	sb_printf(&detail, "libibverbs: %d devices", n);
 	for (int i = 0; i < n; i++) {
 		struct smoke_result r = { NULL, 0 };
-		const char *name = ibv_get_device_name(list[i]);
+		const char *name = vb.get_device_name(list[i]);
 
 		col_progress(c, "verbs smoke test on %s", name);
 		smoke(c, list[i], &r);
@@ -247,7 +309,7 @@ void col_verbs(struct col_ctx *c, struct col_status *st)
 	}
 	if (n > SMOKE_SHOWN)
 		sb_printf(&detail, "; %d more devices", n - SMOKE_SHOWN);
-	ibv_free_device_list(list);
+	vb.free_device_list(list);
 	col_status(st, FETCH_OK, "%s", sb_str(&detail));
 	sb_release(&detail);
 }

@@ -555,6 +555,22 @@ else
 	echo "note: this kernel has CONFIG_INFINIBAND; the no-RDMA live check is not exercised"
 fi
 
+# --- libarchive and libibverbs are opened on first use: a paste loads
+# neither, and a library that cannot be loaded is a clear error (a bundle)
+# or a finding (a live run), not a program that cannot start
+mkdir -p "$T/badlib"
+printf 'not a library\n' > "$T/badlib/libarchive.so.13"
+printf 'not a library\n' > "$T/badlib/libibverbs.so.1"
+expect lazy-libs-paste 0 "" -- env LD_LIBRARY_PATH="$T/badlib" "$BIN" analyze examples/cx5-fw-mismatch/ib_write_bw.txt
+tar -C "$(dirname $EX)" -czf "$T/lazy.tar.gz" "$(basename $EX)"
+expect lazy-libarchive-missing 2 "libarchive.so.13 cannot be loaded (.*badlib/libarchive.so.13: .*): install libarchive13" -- \
+	env LD_LIBRARY_PATH="$T/badlib" "$BIN" analyze "$T/lazy.tar.gz"
+env LD_LIBRARY_PATH="$T/badlib" "$BIN" check --json > "$T/lazy.json" 2> /dev/null
+jq -e '[.diagnoses[] | select(.id == "libibverbs-not-loadable" and .layer == "verbs")] | length == 1' "$T/lazy.json" > /dev/null &&
+	ok || bad "live check without a loadable libibverbs: no libibverbs-not-loadable diagnosis"
+nm -D "$BIN" | grep -q -e ' U archive_' -e ' U ibv_' &&
+	bad "rdmadoctor links libarchive or libibverbs at start" || ok
+
 # --- rules/README.md carries the reference the code prints
 sed -n '/<!-- reference:begin -->/,/<!-- reference:end -->/p' rules/README.md |
 	sed '1d;$d' > "$T/ref.md"

@@ -14,8 +14,61 @@
 #include <unistd.h>
 
 #include "collectors/sources/xzstream.h"
+#include "engine/dynlib.h"
 #include "engine/strbuf.h"
 #include "engine/xalloc.h"
+
+/* libarchive's functions, looked up when it is first needed (dynlib.h). */
+#define LIBARCHIVE_CALLS(X) \
+	X(archive_entry_clear) \
+	X(archive_entry_filetype) \
+	X(archive_entry_free) \
+	X(archive_entry_hardlink) \
+	X(archive_entry_new) \
+	X(archive_entry_pathname) \
+	X(archive_entry_set_filetype) \
+	X(archive_entry_set_mtime) \
+	X(archive_entry_set_pathname) \
+	X(archive_entry_set_perm) \
+	X(archive_entry_set_size) \
+	X(archive_entry_set_symlink) \
+	X(archive_entry_size) \
+	X(archive_entry_size_is_set) \
+	X(archive_entry_symlink) \
+	X(archive_error_string) \
+	X(archive_read_data) \
+	X(archive_read_data_block) \
+	X(archive_read_free) \
+	X(archive_read_new) \
+	X(archive_read_next_header) \
+	X(archive_read_open2) \
+	X(archive_read_open_filename) \
+	X(archive_read_open_memory) \
+	X(archive_read_support_filter_all) \
+	X(archive_read_support_format_gnutar) \
+	X(archive_read_support_format_raw) \
+	X(archive_read_support_format_tar) \
+	X(archive_read_support_format_zip) \
+	X(archive_set_error) \
+	X(archive_write_add_filter_gzip) \
+	X(archive_write_close) \
+	X(archive_write_data) \
+	X(archive_write_free) \
+	X(archive_write_header) \
+	X(archive_write_new) \
+	X(archive_write_open_fd) \
+	X(archive_write_set_format_pax_restricted)
+
+#define LA_POINTER(f) __typeof__(f) *f;
+static struct {
+	LIBARCHIVE_CALLS(LA_POINTER)
+} la;
+
+#define LA_SYM(f) { #f, (void **)&la.f },
+static const struct dynlib_sym la_syms[] = { LIBARCHIVE_CALLS(LA_SYM) };
+
+static struct dynlib libarchive = DYNLIB_INIT(
+	"libarchive.so.13", NULL, "libarchive13 (libarchive on RPM systems)", la_syms);
 
 /* Decompresses .xz data in memory on xzstream's threads. */
 static int decompress_xz(const char *data, size_t len, size_t max,
@@ -47,23 +100,29 @@ static int decompress_xz(const char *data, size_t len, size_t max,
 static int decompress_other(const char *data, size_t len, size_t max,
 			    struct strbuf *sb, char *err, size_t errsize)
 {
-	struct archive *a = archive_read_new();
+	const char *why = dynlib_open(&libarchive);
+	struct archive *a;
 	struct archive_entry *entry;
 	char buf[65536];
 	la_ssize_t n;
 	int rc = 0;
 
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &entry) != ARCHIVE_OK) {
+	if (why) {
+		snprintf(err, errsize, "%s", why);
+		return -ENOSYS;
+	}
+	a = la.archive_read_new();
+	la.archive_read_support_filter_all(a);
+	la.archive_read_support_format_raw(a);
+	if (la.archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
+	    la.archive_read_next_header(a, &entry) != ARCHIVE_OK) {
 		snprintf(err, errsize, "%s",
-			 archive_error_string(a) ? archive_error_string(a) :
+			 la.archive_error_string(a) ? la.archive_error_string(a) :
 						   "not compressed data");
 		rc = -EINVAL;
 		goto out;
 	}
-	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
+	while ((n = la.archive_read_data(a, buf, sizeof(buf))) > 0) {
 		if (sb->len + (size_t)n > max) {
 			snprintf(err, errsize,
 				 "more than %zu bytes once decompressed", max);
@@ -73,11 +132,11 @@ static int decompress_other(const char *data, size_t len, size_t max,
 		sb_add(sb, buf, (size_t)n);
 	}
 	if (n < 0) {
-		snprintf(err, errsize, "%s", archive_error_string(a));
+		snprintf(err, errsize, "%s", la.archive_error_string(a));
 		rc = -EIO;
 	}
 out:
-	archive_read_free(a);
+	la.archive_read_free(a);
 	return rc;
 }
 
@@ -100,9 +159,9 @@ int archive_decompress(const char *data, size_t len, size_t max, char **out,
 
 static enum archive_member_type member_type(struct archive_entry *e)
 {
-	if (archive_entry_hardlink(e))
+	if (la.archive_entry_hardlink(e))
 		return ARCHIVE_HARDLINK;
-	switch (archive_entry_filetype(e)) {
+	switch (la.archive_entry_filetype(e)) {
 	case AE_IFREG:
 		return ARCHIVE_FILE;
 	case AE_IFDIR:
@@ -190,7 +249,7 @@ static int read_member(struct archive *a, int64_t declared, uint64_t *total,
 				 c->keep;
 		c->data = member_buffer(c->cap + 1);
 	}
-	while ((r = archive_read_data_block(a, &block, &size, &offset)) ==
+	while ((r = la.archive_read_data_block(a, &block, &size, &offset)) ==
 	       ARCHIVE_OK) {
 		if (offset < 0 || (uint64_t)offset < at)
 			return -EIO; /* out of order */
@@ -230,7 +289,7 @@ static la_ssize_t xz_read(struct archive *a, void *ctx, const void **block)
 	ssize_t n = xzstream_read(in->x, block);
 
 	if (n < 0) {
-		archive_set_error(a, EIO, "%s", xzstream_error(in->x));
+		la.archive_set_error(a, EIO, "%s", xzstream_error(in->x));
 		return ARCHIVE_FATAL;
 	}
 	return n;
@@ -248,11 +307,11 @@ static int open_input(struct archive *a, const char *path, struct xz_input *in)
 	    xzstream_is_xz(magic, sizeof(magic))) {
 		in->fd = fd;
 		in->x = xzstream_new(fd, NULL, 0);
-		return archive_read_open2(a, in, NULL, xz_read, NULL, NULL);
+		return la.archive_read_open2(a, in, NULL, xz_read, NULL, NULL);
 	}
 	if (fd >= 0)
 		close(fd);
-	return archive_read_open_filename(a, path, 65536);
+	return la.archive_read_open_filename(a, path, 65536);
 }
 
 /* Why reading a failed, with the xz decoder's reason first: corrupt xz
@@ -271,7 +330,7 @@ static const char *read_error(struct archive *a, struct xz_input *in,
 		n = xzstream_read(in->x, &block);
 	if (in->x && n < 0)
 		return xzstream_error(in->x);
-	return archive_error_string(a) ? archive_error_string(a) : otherwise;
+	return la.archive_error_string(a) ? la.archive_error_string(a) : otherwise;
 }
 
 /* Frees what open_input kept; after archive_read_free, which reads no
@@ -286,36 +345,42 @@ static void close_input(struct xz_input *in)
 int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 		 archive_member_fn fn, void *ctx, char *err, size_t errsize)
 {
-	struct archive *a = archive_read_new();
+	const char *why = dynlib_open(&libarchive);
+	struct archive *a;
 	struct archive_entry *entry;
 	struct xz_input in = { -1, NULL };
 	uint64_t total = 0;
 	int rc = 0, r;
 
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
-	archive_read_support_format_zip(a); /* a report zipped on Windows */
+	if (why) {
+		snprintf(err, errsize, "%s", why);
+		return -ENOSYS;
+	}
+	a = la.archive_read_new();
+	la.archive_read_support_filter_all(a);
+	la.archive_read_support_format_tar(a);
+	la.archive_read_support_format_gnutar(a);
+	la.archive_read_support_format_zip(a); /* a report zipped on Windows */
 	if (open_input(a, path, &in) != ARCHIVE_OK) {
-		snprintf(err, errsize, "%s", archive_error_string(a));
-		archive_read_free(a);
+		snprintf(err, errsize, "%s", la.archive_error_string(a));
+		la.archive_read_free(a);
 		close_input(&in);
 		return -EINVAL;
 	}
-	while ((r = archive_read_next_header(a, &entry)) == ARCHIVE_OK ||
+	while ((r = la.archive_read_next_header(a, &entry)) == ARCHIVE_OK ||
 	       r == ARCHIVE_WARN) {
 		struct archive_member m = { 0 };
 		struct content c = { 0 };
 
-		m.path = archive_entry_pathname(entry);
+		m.path = la.archive_entry_pathname(entry);
 		m.type = member_type(entry);
-		m.size = archive_entry_size_is_set(entry) ?
-				 archive_entry_size(entry) :
+		m.size = la.archive_entry_size_is_set(entry) ?
+				 la.archive_entry_size(entry) :
 				 -1;
 		m.link = m.type == ARCHIVE_HARDLINK ?
-				 archive_entry_hardlink(entry) :
+				 la.archive_entry_hardlink(entry) :
 			 m.type == ARCHIVE_SYMLINK ?
-				 archive_entry_symlink(entry) :
+				 la.archive_entry_symlink(entry) :
 				 NULL;
 		if (!m.path)
 			continue;
@@ -353,7 +418,7 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 			 read_error(a, &in, "corrupt archive"));
 		rc = -EIO;
 	}
-	archive_read_free(a);
+	la.archive_read_free(a);
 	close_input(&in);
 	return rc;
 }
@@ -361,54 +426,61 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 int archive_write_tgz(int fd, const struct archive_out *m, size_t n,
 		      char *err, size_t errsize)
 {
-	struct archive *a = archive_write_new();
-	struct archive_entry *e = archive_entry_new();
+	const char *why = dynlib_open(&libarchive);
+	struct archive *a;
+	struct archive_entry *e;
 	time_t now = time(NULL);
 	int rc = 0;
 
-	archive_write_add_filter_gzip(a);
-	archive_write_set_format_pax_restricted(a);
-	if (archive_write_open_fd(a, fd) != ARCHIVE_OK) {
-		snprintf(err, errsize, "%s", archive_error_string(a));
+	if (why) {
+		snprintf(err, errsize, "%s", why);
+		return -ENOSYS;
+	}
+	a = la.archive_write_new();
+	e = la.archive_entry_new();
+	la.archive_write_add_filter_gzip(a);
+	la.archive_write_set_format_pax_restricted(a);
+	if (la.archive_write_open_fd(a, fd) != ARCHIVE_OK) {
+		snprintf(err, errsize, "%s", la.archive_error_string(a));
 		rc = -EIO;
 		goto out;
 	}
 	for (size_t i = 0; i < n && !rc; i++) {
-		archive_entry_clear(e);
-		archive_entry_set_pathname(e, m[i].path);
-		archive_entry_set_mtime(e, now, 0);
+		la.archive_entry_clear(e);
+		la.archive_entry_set_pathname(e, m[i].path);
+		la.archive_entry_set_mtime(e, now, 0);
 		switch (m[i].type) {
 		case ARCHIVE_DIR:
-			archive_entry_set_filetype(e, AE_IFDIR);
-			archive_entry_set_perm(e, 0755);
+			la.archive_entry_set_filetype(e, AE_IFDIR);
+			la.archive_entry_set_perm(e, 0755);
 			break;
 		case ARCHIVE_SYMLINK:
-			archive_entry_set_filetype(e, AE_IFLNK);
-			archive_entry_set_perm(e, 0777);
-			archive_entry_set_symlink(e, m[i].link);
+			la.archive_entry_set_filetype(e, AE_IFLNK);
+			la.archive_entry_set_perm(e, 0777);
+			la.archive_entry_set_symlink(e, m[i].link);
 			break;
 		default:
-			archive_entry_set_filetype(e, AE_IFREG);
-			archive_entry_set_perm(e, 0644);
-			archive_entry_set_size(e, (la_int64_t)m[i].len);
+			la.archive_entry_set_filetype(e, AE_IFREG);
+			la.archive_entry_set_perm(e, 0644);
+			la.archive_entry_set_size(e, (la_int64_t)m[i].len);
 			break;
 		}
-		if (archive_write_header(a, e) != ARCHIVE_OK ||
+		if (la.archive_write_header(a, e) != ARCHIVE_OK ||
 		    (m[i].type == ARCHIVE_FILE && m[i].len &&
-		     archive_write_data(a, m[i].data, m[i].len) !=
+		     la.archive_write_data(a, m[i].data, m[i].len) !=
 			     (la_ssize_t)m[i].len)) {
 			snprintf(err, errsize, "%s: %s", m[i].path,
-				 archive_error_string(a));
+				 la.archive_error_string(a));
 			rc = -EIO;
 		}
 	}
-	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
-		snprintf(err, errsize, "%s", archive_error_string(a));
+	if (la.archive_write_close(a) != ARCHIVE_OK && !rc) {
+		snprintf(err, errsize, "%s", la.archive_error_string(a));
 		rc = -EIO;
 	}
 out:
-	archive_entry_free(e);
-	archive_write_free(a);
+	la.archive_entry_free(e);
+	la.archive_write_free(a);
 	return rc;
 }
 

@@ -117,6 +117,7 @@ struct follow {
 	bool read_errno_text, read_wc_text;
 	bool names_app; /* its app is a program, not 'unknown' */
 	unsigned requires; /* enum need bits, any of which will do */
+	bool hash_lines; /* also matches a line that starts with '#' */
 };
 
 /* One kb/app_context.yaml entry: what it fills and how. */
@@ -208,6 +209,8 @@ static const struct follow *follow_of(struct app_scan *sc, size_t msg)
 	if (!(m = entry_of(sc, msg)))
 		return fw;
 	fallback_of(fw, m);
+	w = fact_get(m, sym_intern_cstr("hash_lines"));
+	fw->hash_lines = w && w->type == VALUE_BOOL && w->b;
 	if ((then = fact_text(m, "ports")))
 		fw->ports = regex_compile(then, 0, err, sizeof(err), &off);
 	if (!(then = fact_text(m, "then")))
@@ -946,6 +949,19 @@ static void fallback_hits(struct app_scan *sc, const struct logscan_hit *hits,
 /* Counts the hits of one line: the specific entries' when there are
  * any, else at most one fallback's.  A line that a specific entry's
  * 'then' already read is no fallback's. */
+/* Keeps, in place, the hits of entries that match lines starting with
+ * '#'; returns how many are left. */
+static size_t hash_line_hits(struct app_scan *sc, struct logscan_hit *hits,
+			     size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (follow_of(sc, hits[i].sig)->hash_lines)
+			hits[kept++] = hits[i];
+	return kept;
+}
+
 static void line_hits(struct app_scan *sc, const struct logscan_hit *hits,
 		      size_t n, const struct line *ln, const struct lines *after)
 {
@@ -990,14 +1006,19 @@ int app_scan(struct emit *e, const char *text, size_t len)
 
 		if (ln.len > APP_LINE_MAX)
 			ln.len = APP_LINE_MAX;
-		/* No application line starts with '#': a comment or heading
-		 * a person added to the paste. */
-		if ((ln.len && ln.p[0] == '#') ||
-		    !logscan_sieve_relevant(sc.ls, &sieve, text, at,
+		if (!logscan_sieve_relevant(sc.ls, &sieve, text, at,
 					    at + ln.len))
 			continue;
 		n = logscan_match(sc.ls, ln.p, ln.len, hits, APP_HITS_MAX,
 				  &limit);
+		/* A line that starts with '#' is a comment or heading a
+		 * person added to the paste, except for the entries of
+		 * programs that print such lines (nccl-tests' summary). */
+		if (ln.len && ln.p[0] == '#')
+			n = hash_line_hits(&sc, hits,
+					   n < APP_HITS_MAX ? n : APP_HITS_MAX);
+		if (!n)
+			continue;
 		line_hits(&sc, hits, n < APP_HITS_MAX ? n : APP_HITS_MAX, &ln,
 			  &it);
 	}

@@ -49,9 +49,11 @@ struct group {
 static const struct group groups[] = {
 	/* src/debug.cc ncclDebugLog(): "host:pid:tid [dev] file:line NCCL WARN ". */
 	/* 22: "Got CQE with error" left NCCL-IB-DEVICE-FAILED (any error
-	 * completion prints it; its status judges it) */
+	 * completion prints it; its status judges it); 50: misc/socket.cc
+	 * (kb/app_messages_nccl.yaml), whose "pass NULL socket" checks stay
+	 * level-only */
 	{ "nccl", "node1:4021:4077 [0] %F:123 NCCL WARN ",
-	  "node1:4021:4077 [0] %F:123 NCCL WARN ", "mlx5_0", 22 },
+	  "node1:4021:4077 [0] %F:123 NCCL WARN ", "mlx5_0", 50 },
 	/* src/ucs/debug/log.c ucs_log_default_handler(). */
 	{ "ucx", "[1700000000.123456] [node1:4021 :0]     %F:123  UCX  ERROR ",
 	  "[1700000000.123456] [node1:4021 :0]     %F:123  UCX  WARN  ",

@@ -29,6 +29,7 @@
  *     "modprobe: ERROR: could not insert '%s': %s", "modprobe: FATAL:
  *     Module %s not found in directory %s" */
 #include <string.h>
+#include <strings.h>
 
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/parse_install.h"
@@ -100,6 +101,19 @@ static const struct install_form forms[] = {
 	  false },
 };
 
+/* Words prose puts where a form has a package's name ("Error: the
+ * installation failed!"). */
+static const char *const not_names[] = { "the", "a", "an", "your", "my",
+					 "this", "our" };
+
+static bool is_word(const char *p, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(not_names); i++)
+		if (strlen(not_names[i]) == n && !strncasecmp(p, not_names[i], n))
+			return true;
+	return false;
+}
+
 /* DKMS names the module in the line after its error (its make.log). */
 static const char dkms_log[] = "Consult /var/lib/dkms/";
 
@@ -129,7 +143,7 @@ static bool matches(const struct install_form *f, const struct line *t,
 	while (at + n < end && n < INSTALL_VALUE_MAX &&
 	       !strchr(f->stop, at[n]))
 		n++;
-	if (!n)
+	if (!n || is_word(at, n))
 		return false;
 	if (f->also && ((size_t)(end - at - n) < strlen(f->also) ||
 			memcmp(at + n, f->also, strlen(f->also))))

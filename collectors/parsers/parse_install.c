@@ -24,7 +24,9 @@
  *     MLNX_OFED, skipping...", "Module $module does not exist,
  *     skipping...", "Failed loading kernel module $module:", "Loading HCA
  *     driver and Access Layer: [FAILED]"
- *   systemd (src/shared/module-util.c): "Failed to insert module '%s': %m"
+ *   systemd (src/shared/module-util.c): "Failed to insert module '%s': %m";
+ *     (src/core/job.c) "Failed to start %s." for openibd.service, whose
+ *     Description= is "openibd - configure Mellanox devices"
  *   kmod (tools/modprobe.c) behind a journal's or a log's prefix:
  *     "modprobe: ERROR: could not insert '%s': %s", "modprobe: FATAL:
  *     Module %s not found in directory %s" */
@@ -93,6 +95,11 @@ static const struct install_form forms[] = {
 	  NULL, NULL, true },
 	{ "systemd-modules-load", NULL, "Failed to insert module '", "module",
 	  "'", NULL, false },
+	/* systemd's job result for openibd.service ("Failed to start %s."
+	 * with the unit's Description=, "openibd - configure Mellanox
+	 * devices") */
+	{ "openibd", NULL, "Failed to start openibd", NULL, NULL, NULL,
+	  false },
 	/* kmod's lines behind a prefix its own parser does not take (a
 	 * journal's, a CI log's time stamps) */
 	{ "modprobe", NULL, "modprobe: ERROR: could not insert '", "module",

@@ -20,6 +20,7 @@
 #include "collectors/parsers/formats.h"
 #include "collectors/parsers/logscan.h"
 #include "collectors/parsers/parse_app.h"
+#include "collectors/parsers/parse_install.h"
 #include "collectors/parsers/parse_tool.h"
 #include "collectors/parsers/dparse.h"
 #include "collectors/parsers/parse_log.h"
@@ -501,6 +502,8 @@ static int loose_app_errors(struct emit *e, const struct format *fmt,
 	if (fmt && fmt->parse == parse_facts)
 		return 0;
 	e->line_base = base + first_line - 1;
+	if (!fmt || fmt->parse != parse_install_log)
+		facts += install_scan(e, text, len, NULL);
 	if (!fmt || fmt->parse != parse_app_log)
 		facts += app_scan(e, text, len);
 	if (!fmt || fmt->parse != parse_tool_log)

@@ -1199,8 +1199,15 @@ static unsigned parse_block(struct emit *e, struct block *b)
 	e->line_base = base + b->first - 1;
 	/* the tool errors of the command's own output are its program's */
 	e->command = b->use && b->use->tool[0] ? b->use->tool : NULL;
-	b->fmt->parse(e, b->start, (size_t)(b->end - b->start),
-		      u && u->arg[0] ? u->arg : NULL);
+	/* a format read anywhere gets the program of the command above,
+	 * as in every other block */
+	if (b->fmt->flags & FORMAT_ANYWHERE)
+		b->fmt->parse(e, b->start, (size_t)(b->end - b->start),
+			      b->under && b->under->tool[0] ? b->under->tool :
+							       NULL);
+	else
+		b->fmt->parse(e, b->start, (size_t)(b->end - b->start),
+			      u && u->arg[0] ? u->arg : NULL);
 	e->command = NULL;
 	e->line_base = base;
 	watched = e->watched;

@@ -137,6 +137,17 @@ static const struct marker m_ofed_install[] = {
 	    60),
 	PRE("Installation passed successfully", 20),
 	PRE("Failed to update Firmware.", 20),
+	/* its steps and its failures (mlnxofedinstall, install.pl,
+	 * mlnx_add_kernel_support.sh; parse_install.c reads the failures) */
+	PRE("Checking SW Requirements...", 30),
+	PRE("Removing old packages...", 20),
+	PRE("Installing new packages", 20),
+	PRE("Checking if all needed packages are installed...", 30),
+	PRE2("Building MLNX_OFED_LINUX ", "Please wait", 40),
+	HAS("Failed to build MLNX_OFED_LINUX for ", 60),
+	HAS("Failed to install MLNX_OFED_LINUX", 60),
+	HAS("The current MLNX_OFED_LINUX is intended for ", 60),
+	HAS2("Error: ", " installation failed!", 40),
 };
 static const struct marker m_lspci[] = {
 	PRE("LnkCap:", 30),
@@ -309,6 +320,25 @@ static const struct marker m_sysfs_attr[] = {
  * (FORMAT_ANYWHERE), never by markers. */
 static const struct marker m_app_log[] = {
 	PRE2("", "\x01\x02", 0),
+};
+/* Installer, DKMS and package-manager failure lines are found by their
+ * forms in every block (FORMAT_ANYWHERE, parse_install.c); DKMS's own
+ * steps (dkms 2.x: "DKMS: build completed.", "Running module version
+ * sanity check."; report_build_problem()) and openibd's steps make a
+ * block of them its output, read even when nothing failed. */
+static const struct marker m_install_log[] = {
+	PRE("DKMS: build completed.", 40),
+	PRE("DKMS: install completed.", 40),
+	PRE("DKMS: add completed.", 30),
+	PRE("Running module version sanity check.", 30),
+	PRE("Kernel preparation unnecessary for this kernel.", 30),
+	PRE("Error! Bad return status for module build on kernel:", 60),
+	PRE("Consult /var/lib/dkms/", 30),
+	PRE("Error! One or more modules failed to install", 40),
+	/* openibd's (and MLNX_EN's mlnx-en.d's) start and stop steps,
+	 * echo_success()/echo_failure() of ofed_scripts/openibd */
+	PRE("Unloading HCA driver:", 40),
+	PRE("Loading HCA driver and Access Layer:", 50),
 };
 /* Tool error lines are found by kb/tools.yaml's names in every block
  * (FORMAT_ANYWHERE), never by markers. */

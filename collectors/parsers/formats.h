@@ -173,6 +173,9 @@ void format_list_names(struct strbuf *sb);
 		   "SPDK, Lustre, NVSHMEM, nvme-cli, librdmacm, libibverbs, " \
 		   "perftest)", \
 	  "app_error limits", m_app_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
+	X(install_log, "failures of installing or starting the driver " \
+		       "stack (mlnxofedinstall, DKMS, rpm, dpkg, openibd)", \
+	  "tool_error", m_install_log, 65536, 0, FORMAT_ANYWHERE, NULL) \
 	X(tool_log, "command-line tool error lines (a shell's 'command not " \
 		    "found', the loader's missing library, infiniband-diags, " \
 		    "MFT, ...)", \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "collectors/parsers/formats.h"
+#include "collectors/parsers/parse_install.h"
 #include "engine/xalloc.h"
 
 static const struct {
@@ -148,7 +149,8 @@ static void fw_not_distributed(struct emit *e, const struct line *ln)
 
 /* What MLNX_OFED's (and MLNX_EN's) installer prints when it ends: the
  * firmware updater's verdicts, then each Mellanox function's lspci line
- * and link ("Device (b3:00.0):", read by the lspci parser). */
+ * and link ("Device (b3:00.0):", read by the lspci parser); or the
+ * failure it stopped at (parse_install.c). */
 int parse_ofed_install(struct emit *e, const char *text, size_t len,
 		       const char *arg)
 {
@@ -156,7 +158,6 @@ int parse_ofed_install(struct emit *e, const char *text, size_t len,
 	struct line raw;
 	unsigned before = e->nfacts;
 
-	(void)arg;
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw)) {
 		struct line ln = line_trim(raw);
@@ -165,5 +166,6 @@ int parse_ofed_install(struct emit *e, const char *text, size_t len,
 			fw_not_distributed(e, &ln);
 	}
 	parse_lspci(e, text, len, NULL);
+	install_scan(e, text, len, arg);
 	return (int)(e->nfacts - before);
 }

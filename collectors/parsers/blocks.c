@@ -105,6 +105,11 @@ static const struct command {
 	 * read as the script's errors (parse_tool.c) */
 	{ "openibd", NULL, NULL, ARG_NONE, NULL },
 	{ "mlnx-en.d", NULL, NULL, ARG_NONE, NULL },
+	/* nvme-cli's fabrics commands: their errors are nvme-cli's, and the
+	 * command line names the transport (kb/app_context.yaml) */
+	{ "nvme", "connect", NULL, ARG_NONE, NULL },
+	{ "nvme", "connect-all", NULL, ARG_NONE, NULL },
+	{ "nvme", "discover", NULL, ARG_NONE, NULL },
 	{ "ib_*", NULL, "perftest", ARG_TOOL, NULL },
 	/* the pingpong's program is the block's command; its -d the device */
 	{ "ibv_*", NULL, "pingpong", ARG_AFTER, "-d|--ib-dev" },

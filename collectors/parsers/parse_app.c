@@ -53,6 +53,7 @@ enum capture {
 	CAP_PORT,
 	CAP_GID_INDEX,
 	CAP_PEER,
+	CAP_TRANSPORT,
 	CAP_MEMLOCK_KB,
 	CAP_MEMLOCK_BYTES,
 	CAP_APP,
@@ -71,6 +72,7 @@ static const char *const capture_names[CAP_COUNT] = {
 	[CAP_PORT] = "port",
 	[CAP_GID_INDEX] = "gid_index",
 	[CAP_PEER] = "peer",
+	[CAP_TRANSPORT] = "transport",
 	[CAP_MEMLOCK_KB] = "memlock_kb",
 	[CAP_MEMLOCK_BYTES] = "memlock_bytes",
 	[CAP_APP] = "app",
@@ -643,6 +645,7 @@ static void emit_event(struct app_scan *sc, struct event *ev)
 	emit_number(e, f, "port", cap[CAP_PORT], ln);
 	emit_number(e, f, "gid_index", cap[CAP_GID_INDEX], ln);
 	emit_text(e, f, "peer", cap[CAP_PEER], ln);
+	emit_text(e, f, "transport", cap[CAP_TRANSPORT], ln);
 	trimmed = line_trim(*ln);
 	emit_line(e, f, "text", &trimmed, ln);
 	emit_text(e, f, "detail", ev->detail, ln);

@@ -881,6 +881,13 @@ static void test_level_fallbacks(void **state)
 		"node1:123:456 [0] NCCL INFO Setting affinity for GPU 0 to ffffffff,ffffffff\n",
 		"libfabric:1266354:1738371468::efa:core:efa_device_init():100<info> device init failed\n",
 		"[2024-01-01 10:00:00.123456] rdma.c:2584:nvmf_rdma_create: *NOTICE*: Adjusting the io unit size\n",
+		/* aws/aws-parallelcluster#2701: LNet's TCP driver is no RDMA
+		 * stack's */
+		"Apr 30 13:52:29 ip-10-0-33-4 kernel: [268413.992426] LNetError: 3305:0:(lib-socket.c:486:lnet_sock_create()) Error trying to bind to port 1023: -99\n",
+		"Apr 30 13:52:29 ip-10-0-33-4 kernel: [268413.992446] LNetError: 11e-e: Unexpected error -99 connecting to 10.0.46.139@tcp at host 10.0.46.139 on port 988\n",
+		/* spdk/spdk#257: a kernel line of nvme-rdma is the kernel log's,
+		 * not an application's failed call */
+		"[82886.743467] nvme nvme1: rdma_resolve_addr wait failed (-104).\n",
 		/* openucx/ucx#2973: a backtrace frame names a UCX file */
 		"2 0x000000000003ea00 uct_dc_mlx5_poll_tx()  /home/abuild/rpmbuild/BUILD/ucx-1.5.20181220/src/uct/ib/dc/dc_mlx5.c:715\n",
 		/* UCX's configuration notes, no fault (openucx/ucx#2953,
@@ -913,11 +920,18 @@ static void test_level_fallbacks(void **state)
 		   "APP-LOG-SPDK-ERROR");
 	assert_string_equal(text(f, "app"), "spdk");
 	done(&p);
-	/* Seagate/cortx-motr#17, behind syslog's prefix */
+	/* o2iblnd's "Bad version: %x" (lnet/klnds/o2iblnd/o2iblnd.c
+	 * kiblnd_unpack_msg()), behind syslog's prefix */
 	f = one_of(&p,
-		   "Sep  2 13:26:27 xxxx-xxx kernel: LNetError: 172781:0:(api-ni.c:2533:lnet_startup_lndnet()) Can't load LND o2ib, module ko2iblnd, rc=256\n",
+		   "Mar  3 10:12:44 oss01 kernel: LNetError: 3120:0:(o2iblnd.c:744:kiblnd_unpack_msg()) Bad version: 13\n",
 		   "APP-LOG-LUSTRE-ERROR");
 	assert_string_equal(text(f, "app"), "lustre");
+	done(&p);
+	/* Seagate/cortx-motr#17: the message an entry knows wins */
+	f = one_of(&p,
+		   "Sep  2 13:26:27 xxxx-xxx kernel: LNetError: 172781:0:(api-ni.c:2533:lnet_startup_lndnet()) Can't load LND o2ib, module ko2iblnd, rc=256\n",
+		   "LUSTRE-LND-LOAD-FAILED");
+	assert_string_equal(text(f, "status"), "o2ib");
 	done(&p);
 	/* a call and errno the line names win over the level alone */
 	one_of(&p,

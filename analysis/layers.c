@@ -89,8 +89,17 @@ static void pci_adapters(const struct analysis *a, struct lister *l)
 		const uint32_t *hit;
 		size_t k;
 
-		if (!d)
+		if (!d) {
+			/* a listing without -nn names the class, not the id */
+			const char *cls = text(p, "class");
+
+			if (!strcmp(cls, "0207") || !strcmp(cls, "0c06")) {
+				item(l, "%s InfiniBand controller on PCI",
+				     text(p, "pci"));
+				found++;
+			}
 			continue;
+		}
 		hit = fact_base_lookup(a->fb, adapter, devid, d, &k);
 		for (size_t j = 0; j < k; j++) {
 			const struct fact *ad = fact_base_get(a->fb, hit[j]);

@@ -24,6 +24,9 @@ static const struct {
 } classes[] = {
 	{ "Ethernet controller", "0200" },
 	{ "Infiniband controller", "0207" },
+	/* pci.ids class 0c (Serial bus controller), subclass 06: what
+	 * InfiniHost adapters report */
+	{ "InfiniBand", "0c06" },
 	{ "Fabric controller", "0208" },
 	{ "Network controller", "0280" },
 	{ "VGA compatible controller", "0300" },
@@ -500,6 +503,25 @@ int parse_lspci(struct emit *e, const char *text, size_t len, const char *arg)
 	}
 	close_fn(&s);
 	return (int)(e->nfacts - before);
+}
+
+/* The header of an RDMA adapter's function, alone enough to tell an
+ * lspci line ("lspci -s 3b:00.0" prints one): an InfiniBand class
+ * (pci.ids 0207 "Infiniband controller", 0c06 "InfiniBand") or the
+ * vendor pci.ids names 15b3, "Mellanox Technologies". */
+bool lspci_rdma_header_line(const struct line *ln)
+{
+	static const char *const marks[] = {
+		" Infiniband controller", " InfiniBand:", "[0207]:",
+		"[0c06]:", ": Mellanox Technologies ", "[15b3:",
+	};
+
+	if (!lspci_header_line(ln))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (line_contains(ln, marks[i]))
+			return true;
+	return false;
 }
 
 bool lspci_header_line(const struct line *ln)

@@ -164,6 +164,19 @@ static char *firmware(const struct analysis *a, bool *checked)
 		else
 			item(&l, "%s FW %s", text(h, "name"), fw);
 	}
+	/* a firmware tool's query (flint, mlxfwmanager) when no adapter
+	 * fact gives the version */
+	if (!l.n) {
+		ids = facts_of(a, "fw_image", &n);
+		for (size_t i = 0; i < n; i++) {
+			const struct fact *f = fact_base_get(a->fb, ids[i]);
+			const char *fw = fact_text(f, "fw_ver");
+
+			if (fw)
+				item(&l, "%s FW %s (firmware query)",
+				     text(f, "pci"), fw);
+		}
+	}
 	*checked = l.n > 0;
 	return done(&l);
 }

@@ -89,8 +89,17 @@ static void pci_adapters(const struct analysis *a, struct lister *l)
 		const uint32_t *hit;
 		size_t k;
 
-		if (!d)
+		if (!d) {
+			/* a listing without -nn names the class, not the id */
+			const char *cls = text(p, "class");
+
+			if (!strcmp(cls, "0207") || !strcmp(cls, "0c06")) {
+				item(l, "%s InfiniBand controller on PCI",
+				     text(p, "pci"));
+				found++;
+			}
 			continue;
+		}
 		hit = fact_base_lookup(a->fb, adapter, devid, d, &k);
 		for (size_t j = 0; j < k; j++) {
 			const struct fact *ad = fact_base_get(a->fb, hit[j]);
@@ -154,6 +163,19 @@ static char *firmware(const struct analysis *a, bool *checked)
 			item(&l, "%s FW %s (%s)", text(h, "name"), fw, psid);
 		else
 			item(&l, "%s FW %s", text(h, "name"), fw);
+	}
+	/* a firmware tool's query (flint, mlxfwmanager) when no adapter
+	 * fact gives the version */
+	if (!l.n) {
+		ids = facts_of(a, "fw_image", &n);
+		for (size_t i = 0; i < n; i++) {
+			const struct fact *f = fact_base_get(a->fb, ids[i]);
+			const char *fw = fact_text(f, "fw_ver");
+
+			if (fw)
+				item(&l, "%s FW %s (firmware query)",
+				     text(f, "pci"), fw);
+		}
 	}
 	*checked = l.n > 0;
 	return done(&l);

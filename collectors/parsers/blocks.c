@@ -87,6 +87,16 @@ static const struct command {
 	{ "smpquery", NULL, "ibportstate", ARG_NONE, NULL },
 	{ "ibnetdiscover", NULL, "ibnetdiscover", ARG_NONE, NULL },
 	{ "mlxlink", NULL, "mlxlink", ARG_AFTER, "-d|--device" },
+	/* mstflint's names for MFT's tools (mstflint's Makefile.am
+	 * SUBDIRS: mlxconfig builds mstconfig, mlxlink mstlink,
+	 * mlxfwupdate mstfwmanager, mlxfwreset mstfwreset) */
+	{ "mstlink", NULL, "mlxlink", ARG_AFTER, "-d|--device" },
+	{ "mlxconfig", NULL, "mlxconfig", ARG_AFTER, "-d|--dev" },
+	{ "mstconfig", NULL, "mlxconfig", ARG_AFTER, "-d|--dev" },
+	{ "mstfwmanager", NULL, "mlxfwmanager", ARG_NONE, NULL },
+	/* its query table is no format read; its -E- lines are errors */
+	{ "mlxfwreset", NULL, NULL, ARG_NONE, NULL },
+	{ "mstfwreset", NULL, NULL, ARG_NONE, NULL },
 	{ "ibswinfo*", NULL, "ibswinfo", ARG_NONE, NULL },
 	{ "ucx_info", NULL, "ucx_info", ARG_NONE, NULL },
 	{ "rxe_cfg", NULL, "rxe_cfg", ARG_NONE, NULL },

@@ -154,6 +154,7 @@ static const struct marker m_lspci[] = {
 	PRE("LnkSta:", 30),
 	PRE("Kernel driver in use:", 5),
 	PRE("Capabilities: [", 5),
+	TEST(lspci_rdma_header_line, 30),
 	TESTN(lspci_header_line, 20, 2),
 };
 static const struct marker m_flint_q[] = {
@@ -164,6 +165,9 @@ static const struct marker m_flint_q[] = {
 	PRE("FW Release Date:", 15),
 	PRE("Product Version:", 15),
 	PRE("Rom Info:", 15),
+	/* flint/err_msgs.h FLINT_OPEN_FWOPS_DEVICE_ERROR, alone the whole
+	 * output of a query that could not open the device */
+	PRE("-E- Cannot open Device:", 40),
 };
 static const struct marker m_mlxfwmanager[] = {
 	PRE("Querying Mellanox devices firmware", 60),
@@ -284,6 +288,20 @@ static const struct marker m_mlxlink[] = {
 	PRE2("Status Opcode", " : ", 20),
 	PRE2("Auto Negotiation", " : ", 10),
 	PRE2("FEC", " : ", 10),
+};
+/* mlxconfig/mstconfig query (mstflint mlxconfig/mlxcfg_ui.cpp
+ * printOpening(), printConfHeader(), printSingleParam()) */
+static const struct marker m_mlxconfig[] = {
+	TEST(mlxconfig_header_line, 60),
+	TESTN(mlxconfig_row_line, 20, 5),
+	PRE("Device type:", 10),
+	PRE("-I- Please reboot machine to load new configurations.", 30),
+	PRE2("Apply new Configuration?", "(y/n)", 30),
+	/* its errors (mlxconfig/mlxcfg_commander.cpp, mlxcfg_ui.h
+	 * NO_DEV_ERR), alone the whole output of a failed query */
+	PRE("-E- Failed to open the device", 40),
+	PRE("-E- Failed to identify the device", 40),
+	PRE("-E- No devices found, mst might be stopped", 40),
 };
 /* ibswinfo.sh: printf "%-18s | %s" rows */
 static const struct marker m_ibswinfo[] = {

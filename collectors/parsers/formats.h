@@ -125,8 +125,9 @@ void format_list_names(struct strbuf *sb);
 	  "fw_image tool_error", m_flint_q, 200, 0, 0, NULL) \
 	X(mlxfwmanager, "mlxfwmanager or mlxup --query", \
 	  "fw_image tool_error", m_mlxfwmanager, 400, 0, 0, NULL) \
-	X(mst_status, "mst status -v (MST devices and their RDMA names)", \
-	  "hca netdev", m_mst_status, 200, 0, 0, NULL) \
+	X(mst_status, "mst status, -v or not (MST devices, their PCI " \
+		      "functions and RDMA names)", \
+	  "hca netdev pcie", m_mst_status, 200, 0, 0, NULL) \
 	X(perfquery, "perfquery output (port counters)", \
 	  "counter tool_error", m_perfquery, 65536, 0, 0, NULL) \
 	X(pingpong, "ibv_rc_pingpong (or another ibv_*_pingpong) output", \
@@ -157,6 +158,9 @@ void format_list_names(struct strbuf *sb);
 	  "port tool_error", m_ibnetdiscover, 65536, 0, 0, NULL) \
 	X(mlxlink, "mlxlink (MFT): one port's link", \
 	  "hca port tool_error", m_mlxlink, 200, 0, 0, NULL) \
+	X(mlxconfig, "mlxconfig or mstconfig query or set (firmware " \
+		     "configuration)", \
+	  "fw_config tool_error", m_mlxconfig, 400, 0, 0, NULL) \
 	X(ibswinfo, "ibswinfo: an unmanaged InfiniBand switch", \
 	  "fw_image sensor", m_ibswinfo, 200, 0, 0, NULL) \
 	X(ucx_info, "ucx_info -d (UCX memory domains, transports, devices)", \
@@ -202,6 +206,7 @@ bool log_stamped_line(const struct line *ln);
 bool log_driver_line(const struct line *ln);
 bool log_oops_line(const struct line *ln);
 bool lspci_header_line(const struct line *ln);
+bool lspci_rdma_header_line(const struct line *ln);
 bool ofed_release_line(const struct line *ln);
 bool ofed_version_line(const struct line *ln);
 bool perfquery_header_line(const struct line *ln);
@@ -224,6 +229,10 @@ bool sysfs_value_line(const struct line *ln);
 bool ibportstate_header_line(const struct line *ln);
 bool ibnetdiscover_row_line(const struct line *ln);
 bool mlxlink_section_line(const struct line *ln);
+/* mlxconfig's "Configurations:" header and a parameter row, alone
+ * unambiguous (parse_mlxconfig.c). */
+bool mlxconfig_header_line(const struct line *ln);
+bool mlxconfig_row_line(const struct line *ln);
 bool ibswinfo_row_line(const struct line *ln);
 bool ucx_info_md_line(const struct line *ln);
 /* A step of an rping run (parse_rping.c). */

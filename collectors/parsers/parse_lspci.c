@@ -24,6 +24,9 @@ static const struct {
 } classes[] = {
 	{ "Ethernet controller", "0200" },
 	{ "Infiniband controller", "0207" },
+	/* pci.ids class 0c (Serial bus controller), subclass 06: what
+	 * InfiniHost adapters report */
+	{ "InfiniBand", "0c06" },
 	{ "Fabric controller", "0208" },
 	{ "Network controller", "0280" },
 	{ "VGA compatible controller", "0300" },
@@ -206,6 +209,26 @@ static bool width_of(const struct line *ln, long *lanes)
 	return end != buf && *lanes > 0 && *lanes <= 32;
 }
 
+/* pciutils ls-caps.c link_compare() marks a LnkSta value below the
+ * function's own LnkCap " (downgraded)" (3.8 and later, endpoints and
+ * upstream ports only); 3.7 marked an equal one " (ok)". */
+static void link_mark(struct lspci *s, const struct line *ln,
+		      const char *what, const char *field)
+{
+	const char *at = memmem(ln->p, ln->len, what, strlen(what));
+	const char *end = ln->p + ln->len, *comma;
+	struct line v;
+
+	if (!at)
+		return;
+	comma = memchr(at, ',', (size_t)(end - at));
+	v = (struct line){ at, (size_t)((comma ? comma : end) - at), ln->no };
+	if (line_contains(&v, "(downgraded)"))
+		emit_bool(s->e, s->f, field, true, ln);
+	else if (line_contains(&v, "(ok)"))
+		emit_bool(s->e, s->f, field, false, ln);
+}
+
 static void link_values(struct lspci *s, enum link_side side,
 			const struct line *ln)
 {
@@ -217,10 +240,14 @@ static void link_values(struct lspci *s, enum link_side side,
 
 	if (s->want_speed && speed_of(ln, &gts)) {
 		emit_num(s->e, s->f, speed, gts, ln);
+		if (side == SIDE_STA)
+			link_mark(s, ln, "Speed ", "sta_speed_downgraded");
 		s->want_speed = false;
 	}
 	if (s->want_width && width_of(ln, &lanes)) {
 		emit_int(s->e, s->f, width, lanes, ln);
+		if (side == SIDE_STA)
+			link_mark(s, ln, "Width x", "sta_width_downgraded");
 		s->want_width = false;
 	}
 	s->pending = s->want_speed || s->want_width ? side : SIDE_NONE;
@@ -500,6 +527,25 @@ int parse_lspci(struct emit *e, const char *text, size_t len, const char *arg)
 	}
 	close_fn(&s);
 	return (int)(e->nfacts - before);
+}
+
+/* The header of an RDMA adapter's function, alone enough to tell an
+ * lspci line ("lspci -s 3b:00.0" prints one): an InfiniBand class
+ * (pci.ids 0207 "Infiniband controller", 0c06 "InfiniBand") or the
+ * vendor pci.ids names 15b3, "Mellanox Technologies". */
+bool lspci_rdma_header_line(const struct line *ln)
+{
+	static const char *const marks[] = {
+		" Infiniband controller", " InfiniBand:", "[0207]:",
+		"[0c06]:", ": Mellanox Technologies ", "[15b3:",
+	};
+
+	if (!lspci_header_line(ln))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (line_contains(ln, marks[i]))
+			return true;
+	return false;
 }
 
 bool lspci_header_line(const struct line *ln)

@@ -1,5 +1,5 @@
 /* MLNX_OFED's and MFT's listings: show_gids (the GID table of every port
- * with its RoCE version and interface), mst status -v (each adapter's
+ * with its RoCE version and interface), mst status [-v] (each adapter's
  * MST device, PCI address, RDMA device and interface) and openibd status
  * (the OFED modules loaded). */
 #include <ctype.h>
@@ -143,12 +143,67 @@ bool mst_status_row_line(const struct line *ln)
 	return mst_row(ln, tok, pci) > 0;
 }
 
+/* mst status without -v: "/dev/mst/mt4119_pciconf0 - PCI configuration
+ * cycles access.", then "domain:bus:dev.fn=0000:3b:00.0 addr.reg=88 ...".
+ * MST names a device mt<PCI device id in decimal> (mt4119: 0x1017,
+ * ConnectX-5), and only the vendor's own devices (PCI vendor 15b3). */
+#define MST_VENDOR_ID "15b3"
+#define MST_DEVICE_ID_MAX 0xffff
+
+static bool mst_device_id(const struct line *ln, char *hex, size_t size)
+{
+	static const char prefix[] = "/dev/mst/mt";
+	const char *p = ln->p + sizeof(prefix) - 1, *end = ln->p + ln->len;
+	long id = 0;
+
+	if (!line_starts(ln, prefix))
+		return false;
+	for (; p < end && isdigit((unsigned char)*p) && id <= MST_DEVICE_ID_MAX;
+	     p++)
+		id = id * 10 + (*p - '0');
+	if (p == ln->p + sizeof(prefix) - 1 || p >= end || *p != '_' ||
+	    id > MST_DEVICE_ID_MAX)
+		return false;
+	snprintf(hex, size, "%04lx", id);
+	return true;
+}
+
+static void mst_function(struct emit *e, const struct line *ln,
+			 const char *device_id)
+{
+	static const char key[] = "domain:bus:dev.fn=";
+	const char *at = memmem(ln->p, ln->len, key, sizeof(key) - 1);
+	struct line addr;
+	struct fact *f;
+	char pci[32];
+
+	if (!at)
+		return;
+	addr.p = at + sizeof(key) - 1;
+	addr.no = ln->no;
+	for (addr.len = 0; addr.p + addr.len < ln->p + ln->len &&
+			   !isspace((unsigned char)addr.p[addr.len]);
+	     addr.len++)
+		;
+	if (!line_pci_addr(&addr, pci, sizeof(pci)))
+		return;
+	f = emit_begin(e, "pcie", ln);
+	emit_str(e, f, "pci", pci, strlen(pci), ln);
+	if (device_id[0]) {
+		emit_str(e, f, "vendor_id", MST_VENDOR_ID,
+			 strlen(MST_VENDOR_ID), ln);
+		emit_str(e, f, "device_id", device_id, strlen(device_id), ln);
+	}
+	emit_end(e, f);
+}
+
 int parse_mst_status(struct emit *e, const char *text, size_t len,
 		     const char *arg)
 {
 	struct lines it;
 	struct line raw;
 	unsigned before = e->nfacts;
+	char device_id[8] = "";
 
 	(void)arg;
 	lines_init(&it, text, len);
@@ -159,8 +214,17 @@ int parse_mst_status(struct emit *e, const char *text, size_t len,
 		bool rdma;
 		struct fact *f;
 
-		if (!n)
+		if (!n) {
+			if (line_starts(&ln, "/dev/mst/")) {
+				if (!mst_device_id(&ln, device_id,
+						   sizeof(device_id)))
+					device_id[0] = '\0';
+			} else if (line_starts(&ln, "domain:bus:dev.fn=")) {
+				mst_function(e, &ln, device_id);
+				device_id[0] = '\0';
+			}
 			continue;
+		}
 		/* an empty RDMA column leaves the NUMA node ("-1") there */
 		rdma = isalpha((unsigned char)tok[3].p[0]) &&
 		       !line_eq(&tok[3], "NA");

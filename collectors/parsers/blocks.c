@@ -91,6 +91,8 @@ static const struct command {
 	{ "ucx_info", NULL, "ucx_info", ARG_NONE, NULL },
 	{ "rxe_cfg", NULL, "rxe_cfg", ARG_NONE, NULL },
 	{ "rping", NULL, "rping", ARG_NONE, NULL },
+	/* -p names the provider asked for (libfabric util/info.c) */
+	{ "fi_info", NULL, "fi_info", ARG_AFTER, "-p|--provider" },
 	{ "cat", NULL, NULL, ARG_PATH, NULL },
 	{ "tail", NULL, NULL, ARG_PATH, NULL },
 	{ "head", NULL, NULL, ARG_PATH, NULL },

@@ -325,6 +325,19 @@ static const struct marker m_rxe_cfg[] = {
 	PRE("rdma_rxe module not loaded", 40),
 };
 
+/* libfabric util/info.c print_short_info(): "provider: %s", then the
+ * endpoint's indented "type: FI_EP_*" and "protocol: FI_PROTO_*"; run():
+ * "fi_getinfo: %d" when no provider matches */
+static const struct marker m_fi_info[] = {
+	TEST(fi_getinfo_error_line, 60),
+	PRE("provider: ", 20),
+	PRE2("type: ", "FI_EP_", 25),
+	PRE2("protocol: ", "FI_PROTO_", 25),
+	PRE("fabric: ", 10),
+	PRE("domain: ", 10),
+	HAS("fi_info", 10),
+};
+
 static const struct marker m_rping[] = {
 	TESTN(rping_line, 20, 3),
 	PRE2("cma event RDMA_CM_EVENT_", ", error ", 40),

@@ -1,6 +1,7 @@
 /* The parsers of fabric and link tools (parse_ibdiags.c: ibportstate and
  * ibnetdiscover -p; parse_mft.c: mlxlink and ibswinfo; parse_ucx.c:
- * ucx_info -d), each on real outputs (tests/fixtures/samples/<format>/,
+ * ucx_info -d; parse_fi_info.c: libfabric's fi_info), each on real
+ * outputs (tests/fixtures/samples/<format>/ and tests/fixtures/fabric_tools/,
  * each with its source). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,8 @@
 #include <cmocka.h>
 
 #include "parsed.h"
+
+#define FABRIC "tests/fixtures/fabric_tools/"
 
 static struct parsed from_text(const char *format, const char *text)
 {
@@ -190,6 +193,72 @@ static void test_ucx_info(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_fi_info(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* libfabric 1.3: "verbs: IB-0x80fe", no domain line */
+	p = parse("fi_info",
+		  FABRIC "fabtests-527-libfabric13-verbs-udp-old-layout.txt",
+		  NULL);
+	assert_int_equal(count(&p, "fi_provider"), 3);
+	f = find(&p, "fi_provider", "provider", "UDP");
+	assert_string_equal(text(f, "fabric"), "UDP-IP");
+	assert_string_equal(text(f, "type"), "FI_EP_DGRAM");
+	assert_string_equal(text(f, "version"), "1.0");
+	assert_int_equal(count(&p, "tool_error"), 0);
+	fact_base_free(p.fb);
+
+	/* "provider: verbs;ofi_rxm" then fabric, domain, ... */
+	p = parse("fi_info", FABRIC "libfabric-5149-verbs-rxm-tcp-udp.txt", NULL);
+	assert_int_equal(count(&p, "fi_provider"), 4);
+	f = find(&p, "fi_provider", "domain", "mlx5_0");
+	assert_string_equal(text(f, "provider"), "verbs;ofi_rxm");
+	assert_string_equal(text(f, "protocol"), "FI_PROTO_RXM");
+	assert_int_equal(line_of(f, "protocol"), 9);
+	fact_base_free(p.fb);
+
+	/* the command's -p is the provider asked for */
+	p = parse("transcript", FABRIC "aws-graviton-hpc-efa-getinfo-61.txt",
+		  NULL);
+	f = find(&p, "tool_error", "tool", "fi_info");
+	assert_int_equal(num(f, "errno"), 61);
+	assert_string_equal(text(f, "provider"), "efa");
+	assert_string_equal(text(f, "message"), "fi_getinfo: -61");
+	assert_int_equal(count(&p, "fi_provider"), 0);
+	fact_base_free(p.fb);
+
+	p = parse("transcript", FABRIC "aws-graviton-hpc-efa-ok.txt", NULL);
+	assert_int_equal(count(&p, "fi_provider"), 1);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	fact_base_free(p.fb);
+
+	/* fi_strerror() after the code; --provider NAME */
+	p = parse("transcript", FABRIC "cscs-alps-cxi-getinfo-61-strerror.txt",
+		  NULL);
+	f = find(&p, "tool_error", "tool", "fi_info");
+	assert_string_equal(text(f, "provider"), "cxi");
+	assert_int_equal(num(f, "errno"), 61);
+	fact_base_free(p.fb);
+	p = parse("transcript", FABRIC "notes-verbs-msg-node-getinfo-61.txt",
+		  NULL);
+	f = find(&p, "tool_error", "tool", "fi_info");
+	assert_string_equal(text(f, "provider"), "verbs");
+	fact_base_free(p.fb);
+
+	/* libfabric's log lines and a code that is no number are neither */
+	p = from_text("fi_info",
+		      "libfabric:1234:1700000000:core:core:fi_getinfo_():1385"
+		      "<info> fi_getinfo: provider shm returned -61 (No data "
+		      "available)\n"
+		      "fi_getinfo: -61x\n"
+		      "fi_getinfo: 61\n");
+	assert_int_equal(p.facts, 0);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_ibnetdiscover),
 		cmocka_unit_test(test_mlxlink_ibswinfo),
 		cmocka_unit_test(test_ucx_info),
+		cmocka_unit_test(test_fi_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,6 +93,7 @@ static const struct command {
 	{ "rping", NULL, "rping", ARG_NONE, NULL },
 	/* -p names the provider asked for (libfabric util/info.c) */
 	{ "fi_info", NULL, "fi_info", ARG_AFTER, "-p|--provider" },
+	{ "qperf", NULL, "qperf", ARG_NONE, NULL },
 	{ "cat", NULL, NULL, ARG_PATH, NULL },
 	{ "tail", NULL, NULL, ARG_PATH, NULL },
 	{ "head", NULL, NULL, ARG_PATH, NULL },

@@ -338,6 +338,16 @@ static const struct marker m_fi_info[] = {
 	HAS("fi_info", 10),
 };
 
+/* linux-rdma/qperf src/qperf.c: "%s:\n" (the test), then "    %s  =  %s
+ * %s" (view_show()); error(): "%s: bad test; try: qperf --help tests",
+ * "%s: failed to connect" */
+static const struct marker m_qperf[] = {
+	TESTN(qperf_test_line, 30, 3),
+	TESTN(qperf_value_line, 25, 4),
+	HAS(": bad test; try: qperf --help tests", 80),
+	HAS("qperf", 10),
+};
+
 static const struct marker m_rping[] = {
 	TESTN(rping_line, 20, 3),
 	PRE2("cma event RDMA_CM_EVENT_", ", error ", 40),

@@ -1,8 +1,9 @@
 /* The parsers of fabric and link tools (parse_ibdiags.c: ibportstate and
  * ibnetdiscover -p; parse_mft.c: mlxlink and ibswinfo; parse_ucx.c:
- * ucx_info -d; parse_fi_info.c: libfabric's fi_info), each on real
- * outputs (tests/fixtures/samples/<format>/ and tests/fixtures/fabric_tools/,
- * each with its source). */
+ * ucx_info -d; parse_fi_info.c: libfabric's fi_info; parse_qperf.c: qperf),
+ * each on real
+ * outputs (tests/fixtures/samples/<format>/ and
+ * tests/fixtures/fabric_tools/, each with its source). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -259,6 +260,50 @@ static void test_fi_info(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_qperf(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* GB/sec is bytes: 4.67 GB/sec is 37.36 Gb/s */
+	p = parse("qperf", FABRIC "qperf-spa-spb-rc-bw-lat-healthy.txt", NULL);
+	assert_int_equal(count(&p, "perftest"), 6);
+	f = find(&p, "perftest", "test", "rc_bw");
+	assert_true(num(f, "bw_avg_gbps") > 37.35 &&
+		    num(f, "bw_avg_gbps") < 37.37);
+	f = find(&p, "perftest", "test", "rc_rdma_read_lat");
+	assert_true(num(f, "lat_typical_us") > 21.39 &&
+		    num(f, "lat_typical_us") < 21.41);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	fact_base_free(p.fb);
+
+	/* "bad test" lines; the help's list of tests is no result */
+	p = parse("qperf", FABRIC "qperf-2-xrc-bad-test.txt", NULL);
+	assert_int_equal(count(&p, "tool_error"), 3);
+	assert_int_equal(count(&p, "perftest"), 0);
+	f = nth(&p, "tool_error", 0);
+	assert_string_equal(text(f, "message"),
+			    "xrc_bw: bad test; try: qperf --help tests");
+	fact_base_free(p.fb);
+
+	/* a failed step ends its test, a remote error names its side, and
+	 * units qperf does not print give no value */
+	p = from_text("qperf", "rc_lat:\n"
+			       "failed to modify QP to RTR: Invalid argument\n"
+			       "server: failed to create QP: Cannot allocate "
+			       "memory\n"
+			       "ud_bw:\n"
+			       "    bw  =  12 furlongs/sec\n");
+	assert_int_equal(count(&p, "tool_error"), 2);
+	f = find(&p, "perftest", "test", "rc_lat");
+	assert_string_equal(text(f, "error"),
+			    "failed to modify QP to RTR: Invalid argument");
+	f = find(&p, "perftest", "test", "ud_bw");
+	assert_null(fact_text(f, "bw_avg_gbps"));
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_mlxlink_ibswinfo),
 		cmocka_unit_test(test_ucx_info),
 		cmocka_unit_test(test_fi_info),
+		cmocka_unit_test(test_qperf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

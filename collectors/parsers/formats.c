@@ -348,6 +348,15 @@ static const struct marker m_qperf[] = {
 	HAS("qperf", 10),
 };
 
+/* libfabric util/pingpong.c and fabtests/common/shared.c show_perf(),
+ * librdmacm/examples rstream.c and riostream.c: a header row with
+ * "usec/xfer" above the results */
+static const struct marker m_fabtests[] = {
+	TESTN(fabtests_header_line, 70, 2),
+	HAS("fi_pingpong", 10),
+	HAS("_pingpong", 10),
+};
+
 static const struct marker m_rping[] = {
 	TESTN(rping_line, 20, 3),
 	PRE2("cma event RDMA_CM_EVENT_", ", error ", 40),

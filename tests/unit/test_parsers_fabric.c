@@ -1,6 +1,7 @@
 /* The parsers of fabric and link tools (parse_ibdiags.c: ibportstate and
  * ibnetdiscover -p; parse_mft.c: mlxlink and ibswinfo; parse_ucx.c:
- * ucx_info -d; parse_fi_info.c: libfabric's fi_info; parse_qperf.c: qperf),
+ * ucx_info -d; parse_fi_info.c: libfabric's fi_info; parse_qperf.c: qperf;
+ * parse_fabtests.c: the fabtests' result tables),
  * each on real
  * outputs (tests/fixtures/samples/<format>/ and
  * tests/fixtures/fabric_tools/, each with its source). */
@@ -304,6 +305,55 @@ static void test_qperf(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_fabtests(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* fi_pingpong: MB/sec is bytes (21234.98 is 169.88 Gb/s); sizes and
+	 * counts in size_str()'s k, m, g; -d names the domain */
+	p = parse("transcript",
+		  FABRIC "fi-pingpong-slingshot-cxi-server-healthy.txt", NULL);
+	assert_int_equal(count(&p, "perftest_row"), 6);
+	assert_int_equal(count(&p, "perftest"), 1);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(text(f, "test"), "fi_pingpong");
+	assert_string_equal(text(f, "hca"), "cxi1");
+	assert_int_equal(num(f, "msg_size"), 1048576);
+	assert_true(num(f, "bw_avg_gbps") > 169.87 &&
+		    num(f, "bw_avg_gbps") < 169.89);
+	assert_true(num(f, "lat_typical_us") > 49.37 &&
+		    num(f, "lat_typical_us") < 49.39);
+	f = nth(&p, "perftest_row", 0);
+	assert_int_equal(num(f, "msg_size"), 64);
+	fact_base_free(p.fb);
+
+	/* without its command the table is fabtests' */
+	p = parse("fabtests", FABRIC "efa-test-sh-fi-pingpong-healthy.txt",
+		  NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(text(f, "test"), "fabtests");
+	assert_int_equal(count(&p, "perftest_row"), 6);
+	fact_base_free(p.fb);
+
+	/* shared.c's and rstream's layouts (a name column, Gb/sec); a row
+	 * that does not fit its header is none */
+	p = from_text("fabtests",
+		      "name      bytes   xfers   iters   total       time     "
+		      "Gb/sec    usec/xfer\n"
+		      "64_lat    64      1       100k    12m         0.52s      "
+		      "0.20       2.61\n"
+		      "1m_bw     1m      100     10      1g          0.10s     "
+		      "85.71      97.86\n"
+		      "1m_bw     1m      oops\n");
+	f = nth(&p, "perftest", 0);
+	assert_true(num(f, "bw_avg_gbps") > 85.70 &&
+		    num(f, "bw_avg_gbps") < 85.72);
+	assert_int_equal(count(&p, "perftest_row"), 2);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_ucx_info),
 		cmocka_unit_test(test_fi_info),
 		cmocka_unit_test(test_qperf),
+		cmocka_unit_test(test_fabtests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

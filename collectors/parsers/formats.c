@@ -353,6 +353,8 @@ static const struct marker m_qperf[] = {
  * "usec/xfer" above the results */
 static const struct marker m_fabtests[] = {
 	TESTN(fabtests_header_line, 70, 2),
+	/* fi_pingpong -v: PP_DEBUG()'s "[debug] %s:%-4d: " trace */
+	PREN("[debug] util/pingpong.c:", 10, 4),
 	HAS("fi_pingpong", 10),
 	HAS("_pingpong", 10),
 };

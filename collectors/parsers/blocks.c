@@ -101,6 +101,14 @@ static const struct command {
 	{ "ucx_info", NULL, "ucx_info", ARG_NONE, NULL },
 	{ "rxe_cfg", NULL, "rxe_cfg", ARG_NONE, NULL },
 	{ "rping", NULL, "rping", ARG_NONE, NULL },
+	/* -p names the provider asked for (libfabric util/info.c) */
+	{ "fi_info", NULL, "fi_info", ARG_AFTER, "-p|--provider" },
+	{ "qperf", NULL, "qperf", ARG_NONE, NULL },
+	/* fabtests' programs (fi_pingpong, fi_rdm_tagged_bw, ...) and
+	 * librdmacm's stream examples print one result table */
+	{ "fi_*", NULL, "fabtests", ARG_AFTER, "-d" },
+	{ "rstream", NULL, "fabtests", ARG_NONE, NULL },
+	{ "riostream", NULL, "fabtests", ARG_NONE, NULL },
 	{ "cat", NULL, NULL, ARG_PATH, NULL },
 	{ "tail", NULL, NULL, ARG_PATH, NULL },
 	{ "head", NULL, NULL, ARG_PATH, NULL },

@@ -373,6 +373,40 @@ static const struct marker m_rxe_cfg[] = {
 	PRE("rdma_rxe module not loaded", 40),
 };
 
+/* libfabric util/info.c print_short_info(): "provider: %s", then the
+ * endpoint's indented "type: FI_EP_*" and "protocol: FI_PROTO_*"; run():
+ * "fi_getinfo: %d" when no provider matches */
+static const struct marker m_fi_info[] = {
+	TEST(fi_getinfo_error_line, 60),
+	PRE("provider: ", 20),
+	PRE2("type: ", "FI_EP_", 25),
+	PRE2("protocol: ", "FI_PROTO_", 25),
+	PRE("fabric: ", 10),
+	PRE("domain: ", 10),
+	HAS("fi_info", 10),
+};
+
+/* linux-rdma/qperf src/qperf.c: "%s:\n" (the test), then "    %s  =  %s
+ * %s" (view_show()); error(): "%s: bad test; try: qperf --help tests",
+ * "%s: failed to connect" */
+static const struct marker m_qperf[] = {
+	TESTN(qperf_test_line, 30, 3),
+	TESTN(qperf_value_line, 25, 4),
+	HAS(": bad test; try: qperf --help tests", 80),
+	HAS("qperf", 10),
+};
+
+/* libfabric util/pingpong.c and fabtests/common/shared.c show_perf(),
+ * librdmacm/examples rstream.c and riostream.c: a header row with
+ * "usec/xfer" above the results */
+static const struct marker m_fabtests[] = {
+	TESTN(fabtests_header_line, 70, 2),
+	/* fi_pingpong -v: PP_DEBUG()'s "[debug] %s:%-4d: " trace */
+	PREN("[debug] util/pingpong.c:", 10, 4),
+	HAS("fi_pingpong", 10),
+	HAS("_pingpong", 10),
+};
+
 static const struct marker m_rping[] = {
 	TESTN(rping_line, 20, 3),
 	PRE2("cma event RDMA_CM_EVENT_", ", error ", 40),

@@ -173,6 +173,13 @@ void format_list_names(struct strbuf *sb);
 	  "netdev hca tool_error", m_rxe_cfg, 50, 0, 0, "hca") \
 	X(rping, "rping (librdmacm), with -d or -v", \
 	  "perftest", m_rping, 400, 0, 0, NULL) \
+	X(fi_info, "fi_info (libfabric): its providers, or fi_getinfo's error", \
+	  "fi_provider tool_error", m_fi_info, 400, 0, 0, NULL) \
+	X(qperf, "qperf (linux-rdma/qperf): test results and errors", \
+	  "perftest tool_error", m_qperf, 400, 0, 0, NULL) \
+	X(fabtests, "fabtests' result tables (fi_pingpong, fi_rdm_tagged_bw, " \
+		    "...; rstream, riostream)", \
+	  "perftest perftest_row", m_fabtests, 400, 0, 0, NULL) \
 	X(app_log, "application error lines (NCCL, UCX, libfabric, Open MPI, " \
 		   "SPDK, Lustre, NVSHMEM, nvme-cli, librdmacm, libibverbs, " \
 		   "perftest)", \
@@ -235,6 +242,10 @@ bool mlxconfig_header_line(const struct line *ln);
 bool mlxconfig_row_line(const struct line *ln);
 bool ibswinfo_row_line(const struct line *ln);
 bool ucx_info_md_line(const struct line *ln);
+bool fi_getinfo_error_line(const struct line *ln);
+bool qperf_test_line(const struct line *ln);
+bool qperf_value_line(const struct line *ln);
+bool fabtests_header_line(const struct line *ln);
 /* A step of an rping run (parse_rping.c). */
 bool rping_line(const struct line *ln);
 /* rxe_cfg status's column header (parse_rxe_cfg.c). */

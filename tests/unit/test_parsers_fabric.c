@@ -1,7 +1,10 @@
 /* The parsers of fabric and link tools (parse_ibdiags.c: ibportstate and
  * ibnetdiscover -p; parse_mft.c: mlxlink and ibswinfo; parse_ucx.c:
- * ucx_info -d), each on real outputs (tests/fixtures/samples/<format>/,
- * each with its source). */
+ * ucx_info -d; parse_fi_info.c: libfabric's fi_info; parse_qperf.c: qperf;
+ * parse_fabtests.c: the fabtests' result tables),
+ * each on real
+ * outputs (tests/fixtures/samples/<format>/ and
+ * tests/fixtures/fabric_tools/, each with its source). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +14,8 @@
 #include <cmocka.h>
 
 #include "parsed.h"
+
+#define FABRIC "tests/fixtures/fabric_tools/"
 
 static struct parsed from_text(const char *format, const char *text)
 {
@@ -190,6 +195,165 @@ static void test_ucx_info(void **state)
 	fact_base_free(p.fb);
 }
 
+static void test_fi_info(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* libfabric 1.3: "verbs: IB-0x80fe", no domain line */
+	p = parse("fi_info",
+		  FABRIC "fabtests-527-libfabric13-verbs-udp-old-layout.txt",
+		  NULL);
+	assert_int_equal(count(&p, "fi_provider"), 3);
+	f = find(&p, "fi_provider", "provider", "UDP");
+	assert_string_equal(text(f, "fabric"), "UDP-IP");
+	assert_string_equal(text(f, "type"), "FI_EP_DGRAM");
+	assert_string_equal(text(f, "version"), "1.0");
+	assert_int_equal(count(&p, "tool_error"), 0);
+	fact_base_free(p.fb);
+
+	/* "provider: verbs;ofi_rxm" then fabric, domain, ... */
+	p = parse("fi_info", FABRIC "libfabric-5149-verbs-rxm-tcp-udp.txt", NULL);
+	assert_int_equal(count(&p, "fi_provider"), 4);
+	f = find(&p, "fi_provider", "domain", "mlx5_0");
+	assert_string_equal(text(f, "provider"), "verbs;ofi_rxm");
+	assert_string_equal(text(f, "protocol"), "FI_PROTO_RXM");
+	assert_int_equal(line_of(f, "protocol"), 9);
+	fact_base_free(p.fb);
+
+	/* the command's -p is the provider asked for */
+	p = parse("transcript", FABRIC "aws-graviton-hpc-efa-getinfo-61.txt",
+		  NULL);
+	f = find(&p, "tool_error", "tool", "fi_info");
+	assert_int_equal(num(f, "errno"), 61);
+	assert_string_equal(text(f, "provider"), "efa");
+	assert_string_equal(text(f, "message"), "fi_getinfo: -61");
+	assert_int_equal(count(&p, "fi_provider"), 0);
+	fact_base_free(p.fb);
+
+	p = parse("transcript", FABRIC "aws-graviton-hpc-efa-ok.txt", NULL);
+	assert_int_equal(count(&p, "fi_provider"), 1);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	fact_base_free(p.fb);
+
+	/* fi_strerror() after the code; --provider NAME */
+	p = parse("transcript", FABRIC "cscs-alps-cxi-getinfo-61-strerror.txt",
+		  NULL);
+	f = find(&p, "tool_error", "tool", "fi_info");
+	assert_string_equal(text(f, "provider"), "cxi");
+	assert_int_equal(num(f, "errno"), 61);
+	fact_base_free(p.fb);
+	p = parse("transcript", FABRIC "notes-verbs-msg-node-getinfo-61.txt",
+		  NULL);
+	f = find(&p, "tool_error", "tool", "fi_info");
+	assert_string_equal(text(f, "provider"), "verbs");
+	fact_base_free(p.fb);
+
+	/* libfabric's log lines and a code that is no number are neither */
+	p = from_text("fi_info",
+		      "libfabric:1234:1700000000:core:core:fi_getinfo_():1385"
+		      "<info> fi_getinfo: provider shm returned -61 (No data "
+		      "available)\n"
+		      "fi_getinfo: -61x\n"
+		      "fi_getinfo: 61\n");
+	assert_int_equal(p.facts, 0);
+	fact_base_free(p.fb);
+}
+
+static void test_qperf(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* GB/sec is bytes: 4.67 GB/sec is 37.36 Gb/s */
+	p = parse("qperf", FABRIC "qperf-spa-spb-rc-bw-lat-healthy.txt", NULL);
+	assert_int_equal(count(&p, "perftest"), 6);
+	f = find(&p, "perftest", "test", "rc_bw");
+	assert_true(num(f, "bw_avg_gbps") > 37.35 &&
+		    num(f, "bw_avg_gbps") < 37.37);
+	f = find(&p, "perftest", "test", "rc_rdma_read_lat");
+	assert_true(num(f, "lat_typical_us") > 21.39 &&
+		    num(f, "lat_typical_us") < 21.41);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	fact_base_free(p.fb);
+
+	/* "bad test" lines; the help's list of tests is no result */
+	p = parse("qperf", FABRIC "qperf-2-xrc-bad-test.txt", NULL);
+	assert_int_equal(count(&p, "tool_error"), 3);
+	assert_int_equal(count(&p, "perftest"), 0);
+	f = nth(&p, "tool_error", 0);
+	assert_string_equal(text(f, "message"),
+			    "xrc_bw: bad test; try: qperf --help tests");
+	fact_base_free(p.fb);
+
+	/* a failed step ends its test, a remote error names its side, and
+	 * units qperf does not print give no value */
+	p = from_text("qperf", "rc_lat:\n"
+			       "failed to modify QP to RTR: Invalid argument\n"
+			       "server: failed to create QP: Cannot allocate "
+			       "memory\n"
+			       "ud_bw:\n"
+			       "    bw  =  12 furlongs/sec\n");
+	assert_int_equal(count(&p, "tool_error"), 2);
+	f = find(&p, "perftest", "test", "rc_lat");
+	assert_string_equal(text(f, "error"),
+			    "failed to modify QP to RTR: Invalid argument");
+	f = find(&p, "perftest", "test", "ud_bw");
+	assert_null(fact_text(f, "bw_avg_gbps"));
+	fact_base_free(p.fb);
+}
+
+static void test_fabtests(void **state)
+{
+	struct parsed p;
+	const struct fact *f;
+
+	(void)state;
+	/* fi_pingpong: MB/sec is bytes (21234.98 is 169.88 Gb/s); sizes and
+	 * counts in size_str()'s k, m, g; -d names the domain */
+	p = parse("transcript",
+		  FABRIC "fi-pingpong-slingshot-cxi-server-healthy.txt", NULL);
+	assert_int_equal(count(&p, "perftest_row"), 6);
+	assert_int_equal(count(&p, "perftest"), 1);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(text(f, "test"), "fi_pingpong");
+	assert_string_equal(text(f, "hca"), "cxi1");
+	assert_int_equal(num(f, "msg_size"), 1048576);
+	assert_true(num(f, "bw_avg_gbps") > 169.87 &&
+		    num(f, "bw_avg_gbps") < 169.89);
+	assert_true(num(f, "lat_typical_us") > 49.37 &&
+		    num(f, "lat_typical_us") < 49.39);
+	f = nth(&p, "perftest_row", 0);
+	assert_int_equal(num(f, "msg_size"), 64);
+	fact_base_free(p.fb);
+
+	/* without its command the table is fabtests' */
+	p = parse("fabtests", FABRIC "efa-test-sh-fi-pingpong-healthy.txt",
+		  NULL);
+	f = nth(&p, "perftest", 0);
+	assert_string_equal(text(f, "test"), "fabtests");
+	assert_int_equal(count(&p, "perftest_row"), 6);
+	fact_base_free(p.fb);
+
+	/* shared.c's and rstream's layouts (a name column, Gb/sec); a row
+	 * that does not fit its header is none */
+	p = from_text("fabtests",
+		      "name      bytes   xfers   iters   total       time     "
+		      "Gb/sec    usec/xfer\n"
+		      "64_lat    64      1       100k    12m         0.52s      "
+		      "0.20       2.61\n"
+		      "1m_bw     1m      100     10      1g          0.10s     "
+		      "85.71      97.86\n"
+		      "1m_bw     1m      oops\n");
+	f = nth(&p, "perftest", 0);
+	assert_true(num(f, "bw_avg_gbps") > 85.70 &&
+		    num(f, "bw_avg_gbps") < 85.72);
+	assert_int_equal(count(&p, "perftest_row"), 2);
+	fact_base_free(p.fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +361,9 @@ int main(void)
 		cmocka_unit_test(test_ibnetdiscover),
 		cmocka_unit_test(test_mlxlink_ibswinfo),
 		cmocka_unit_test(test_ucx_info),
+		cmocka_unit_test(test_fi_info),
+		cmocka_unit_test(test_qperf),
+		cmocka_unit_test(test_fabtests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

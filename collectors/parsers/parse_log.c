@@ -717,6 +717,7 @@ static size_t most_specific(const struct scan *sc, struct logscan_hit *hits,
  * (the build turns '-' into '_'). */
 #define LOG_MODULE_NAME_MAX 55 /* @@ */
 #define LOG_MODULES_LINKED_MAX 512 /* @@ names read from one list */
+#define LOG_MODULE_FLAGS_MAX 16 /* @@ taint letters and +/- of a name */
 
 static size_t module_name(const char *p, const char *end)
 {
@@ -728,13 +729,22 @@ static size_t module_name(const char *p, const char *end)
 	return n <= LOG_MODULE_NAME_MAX ? n : 0;
 }
 
-static void emit_module(struct scan *sc, const char *name, size_t n,
-			const struct line *where)
+static void emit_module_flags(struct scan *sc, const char *name, size_t n,
+			      const char *flags, size_t nflags,
+			      const struct line *where)
 {
 	struct fact *f = emit_begin(sc->e, "module", where);
 
 	emit_str(sc->e, f, "name", name, n, where);
+	if (nflags)
+		emit_str(sc->e, f, "flags", flags, nflags, where);
 	emit_end(sc->e, f);
+}
+
+static void emit_module(struct scan *sc, const char *name, size_t n,
+			const struct line *where)
+{
+	emit_module_flags(sc, name, n, NULL, 0, where);
 }
 
 /* Whether a line may hold a frame for frame_module: its last byte but
@@ -810,6 +820,7 @@ static void linked_modules(struct scan *sc, const char *m, size_t n,
 		return;
 	for (int names = 0; p < end && names < LOG_MODULES_LINKED_MAX;
 	     names++) {
+		const char *name, *flags;
 		size_t len;
 
 		while (p < end && *p == ' ')
@@ -819,10 +830,18 @@ static void linked_modules(struct scan *sc, const char *m, size_t n,
 		len = module_name(p, end);
 		if (!len || (p + len < end && p[len] != ' ' && p[len] != '('))
 			return;
-		emit_module(sc, p, len, where);
-		p += len;
+		name = p;
+		flags = p + len;
 		while (p < end && *p != ' ')
 			p++;
+		/* module_flags(): the taint letters and '+' (loading) or '-'
+		 * (unloading) in parentheses */
+		if (p - flags > 2 && *flags == '(' && p[-1] == ')' &&
+		    p - flags <= LOG_MODULE_FLAGS_MAX + 2)
+			emit_module_flags(sc, name, len, flags + 1,
+					  (size_t)(p - flags - 2), where);
+		else
+			emit_module(sc, name, len, where);
 		sc->modules_open = p >= end;
 	}
 }

@@ -374,6 +374,17 @@ static void test_dmesg_inventory(void **state)
 	p = parse_log(DMESG "ocf-408-soft-lockup-atop-mlx5-linked.txt");
 	find(&p, "module", "name", "ib_core");
 	find(&p, "module", "name", "mlx4_ib");
+	/* module_flags(): taint letters in parentheses, none without */
+	assert_string_equal(text(find(&p, "module", "name", "mlx5_ib"),
+				 "flags"), "OE");
+	assert_null(fact_get(find(&p, "module", "name", "macvlan"),
+			     sym_intern_cstr("flags")));
+	fact_base_free(p.fb);
+	/* '+': a module still loading when the kernel died
+	 * (https://github.com/siderolabs/talos/issues/8624) */
+	p = parse_log(DMESG "talos-8624-mlx5-core-esw-panic-console-retyped.txt");
+	assert_string_equal(text(find(&p, "module", "name", "mlx5_core"),
+				 "flags"), "+");
 	fact_base_free(p.fb);
 	/* ... but a call trace under a closed list, or an indented line
 	 * under any other, is no list */

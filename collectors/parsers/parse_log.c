@@ -69,6 +69,8 @@ struct scan {
 	bool kernels_differ;
 	struct banner *banners; /* the latest load banner of each module */
 	size_t nbanners;
+	bool modules_open; /* the last record was a module list that may go
+			    * on in the next one */
 };
 
 /* A driver's load banner, kept until the scan ends: a log of several
@@ -598,9 +600,10 @@ static void device(const char *m, size_t n, char *out, size_t size)
 		return;
 	}
 	/* "mlx5_core enp1s0f0np0: Link down": a driver, then an
-	 * interface. */
+	 * interface.  Driver names are lowercase; "Internal error: Oops"
+	 * (arm64 __die) names none. */
 	if (len && len < (size_t)(end - tok) && sp[-1] != ':' &&
-	    isalpha((unsigned char)tok[0])) {
+	    islower((unsigned char)m[0]) && isalpha((unsigned char)tok[0])) {
 		snprintf(out, size, "%.*s", (int)len, tok);
 		return;
 	}
@@ -714,6 +717,7 @@ static size_t most_specific(const struct scan *sc, struct logscan_hit *hits,
  * (the build turns '-' into '_'). */
 #define LOG_MODULE_NAME_MAX 55 /* @@ */
 #define LOG_MODULES_LINKED_MAX 512 /* @@ names read from one list */
+#define LOG_MODULE_FLAGS_MAX 16 /* @@ taint letters and +/- of a name */
 
 static size_t module_name(const char *p, const char *end)
 {
@@ -725,13 +729,22 @@ static size_t module_name(const char *p, const char *end)
 	return n <= LOG_MODULE_NAME_MAX ? n : 0;
 }
 
-static void emit_module(struct scan *sc, const char *name, size_t n,
-			const struct line *where)
+static void emit_module_flags(struct scan *sc, const char *name, size_t n,
+			      const char *flags, size_t nflags,
+			      const struct line *where)
 {
 	struct fact *f = emit_begin(sc->e, "module", where);
 
 	emit_str(sc->e, f, "name", name, n, where);
+	if (nflags)
+		emit_str(sc->e, f, "flags", flags, nflags, where);
 	emit_end(sc->e, f);
+}
+
+static void emit_module(struct scan *sc, const char *name, size_t n,
+			const struct line *where)
+{
+	emit_module_flags(sc, name, n, NULL, 0, where);
 }
 
 /* Whether a line may hold a frame for frame_module: its last byte but
@@ -777,19 +790,37 @@ static void frame_module(struct scan *sc, const char *m, size_t n,
 		emit_module(sc, open + 1, len, where);
 }
 
+/* Whether the message at offset msg of line p starts after one more blank
+ * than its prefix puts there: the mark of a record that goes on from the
+ * one before. */
+static bool indented_message(const char *p, size_t msg)
+{
+	return msg >= 2 && p[msg - 1] == ' ' &&
+	       (p[msg - 2] == ' ' || p[msg - 2] == '\t');
+}
+
 /* print_modules(): "Modules linked in: a(OE) b c [last unloaded: d]",
- * each name followed by its taint flags in parentheses. */
+ * each name followed by its taint flags in parentheses.  A list longer
+ * than one printk record (1024 bytes) goes on in the next record, which
+ * starts with the blank before its first name ("[   12.3]  e f g"): that
+ * record continues the list when the one before ended in a name. */
 static void linked_modules(struct scan *sc, const char *m, size_t n,
-			   const struct line *where)
+			   bool indented, const struct line *where)
 {
 	static const char lead[] = "Modules linked in:";
 	const char *p = memmem(m, n, lead, sizeof(lead) - 1), *end = m + n;
+	bool open = sc->modules_open;
 
-	if (!p)
+	sc->modules_open = false;
+	if (p)
+		p += sizeof(lead) - 1;
+	else if (open && indented)
+		p = m;
+	else
 		return;
-	p += sizeof(lead) - 1;
 	for (int names = 0; p < end && names < LOG_MODULES_LINKED_MAX;
 	     names++) {
+		const char *name, *flags;
 		size_t len;
 
 		while (p < end && *p == ' ')
@@ -799,10 +830,19 @@ static void linked_modules(struct scan *sc, const char *m, size_t n,
 		len = module_name(p, end);
 		if (!len || (p + len < end && p[len] != ' ' && p[len] != '('))
 			return;
-		emit_module(sc, p, len, where);
-		p += len;
+		name = p;
+		flags = p + len;
 		while (p < end && *p != ' ')
 			p++;
+		/* module_flags(): the taint letters and '+' (loading) or '-'
+		 * (unloading) in parentheses */
+		if (p - flags > 2 && *flags == '(' && p[-1] == ')' &&
+		    p - flags <= LOG_MODULE_FLAGS_MAX + 2)
+			emit_module_flags(sc, name, len, flags + 1,
+					  (size_t)(p - flags - 2), where);
+		else
+			emit_module(sc, name, len, where);
+		sc->modules_open = p >= end;
 	}
 }
 
@@ -1092,7 +1132,9 @@ static void note_host(struct scan *sc, const struct stamp *st,
 static void inventory(struct scan *sc, const char *m, size_t n,
 		      const struct stamp *st, const struct line *where)
 {
-	linked_modules(sc, m, n, where);
+	size_t at = (size_t)(m - where->p);
+
+	linked_modules(sc, m, n, indented_message(where->p, at), where);
 	prefix_module(sc, m, n, where);
 	host_kernel(sc, m, n, where);
 	netdev_renamed(sc, m, n, where);
@@ -1479,6 +1521,15 @@ static void feed(struct log_stream *s, const char *text, size_t len,
 			    (logscan_sieve_relevant(sc->ls, &s->sieve, text, at,
 						    at + ln.len) ||
 			     source_at_start(sc->e, &ln))));
+		/* the rest of a module list the record before began */
+		if (!s->open && sc->modules_open) {
+			struct stamp st;
+
+			stamp(ln.p, ln.len, &st);
+			s->open = indented_message(ln.p, st.msg);
+		}
+		if (!s->open)
+			sc->modules_open = false;
 		/* a line with no literal of the sieve holds no mark (without
 		 * a scanner every line is looked at) */
 		if (!s->open && (strict || !sc->ls ||

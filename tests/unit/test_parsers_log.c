@@ -363,6 +363,39 @@ static void test_dmesg_inventory(void **state)
 	assert_int_equal(count(&p, "module"), 6);
 	fact_base_free(p.fb);
 
+	/* A module list longer than a printk record goes on in the next
+	 * record, one blank further in (the kernel's own split, as
+	 * https://github.com/spdk/spdk/issues/3671 and
+	 * https://github.com/Open-CAS/ocf/issues/408 show it). */
+	p = parse_log(DMESG "spdk-3671-nvme-rdma-map-data-warning.txt");
+	find(&p, "module", "name", "drm_kms_helper");
+	find(&p, "module", "name", "nvme_core");
+	fact_base_free(p.fb);
+	p = parse_log(DMESG "ocf-408-soft-lockup-atop-mlx5-linked.txt");
+	find(&p, "module", "name", "ib_core");
+	find(&p, "module", "name", "mlx4_ib");
+	/* module_flags(): taint letters in parentheses, none without */
+	assert_string_equal(text(find(&p, "module", "name", "mlx5_ib"),
+				 "flags"), "OE");
+	assert_null(fact_get(find(&p, "module", "name", "macvlan"),
+			     sym_intern_cstr("flags")));
+	fact_base_free(p.fb);
+	/* '+': a module still loading when the kernel died
+	 * (https://github.com/siderolabs/talos/issues/8624) */
+	p = parse_log(DMESG "talos-8624-mlx5-core-esw-panic-console-retyped.txt");
+	assert_string_equal(text(find(&p, "module", "name", "mlx5_core"),
+				 "flags"), "+");
+	fact_base_free(p.fb);
+	/* ... but a call trace under a closed list, or an indented line
+	 * under any other, is no list */
+	p = parse_log_text(
+		"[   40.100000] Modules linked in: mlx5_ib mlx5_core [last unloaded: mlxfw]\n"
+		"[   40.100001]  ib_core_fake_name\n"
+		"[   40.100002] Call Trace:\n"
+		"[   40.100003]  schedule\n");
+	assert_int_equal(count(&p, "module"), 2);
+	fact_base_free(p.fb);
+
 	/* a serial console of MLNX_OFED 2.0 (linux-rdma list): the load
 	 * banners tell the drivers' versions, and old mlx4_ib's pr_fmt
 	 * "<mlx4_ib> %s: " shows it loaded */

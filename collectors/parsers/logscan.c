@@ -406,20 +406,47 @@ _Static_assert(SIEVE_LANES == 4, "sieve_lanes steps four lanes");
 struct lane {
 	const unsigned char *p, *end;
 	uint32_t t;
+	/* the end of the line in which a mark was noted (its newline or
+	 * the lane's end), while the walk goes on in it, else NULL */
+	const unsigned char *mark_end;
 };
 
-/* A literal ended at l->p: note the offset (shifted left by one, the low
- * bit set when a literal other than a mark ended there), and go on after
- * the line (one offset a line is enough), from the root. */
+static void note(struct logscan_sieve *sv, size_t at, bool hit)
+{
+	xgrow(&sv->at, &sv->cap, sv->n + 1, sizeof(*sv->at));
+	sv->at[sv->n++] = at << 1 | hit;
+}
+
+/* A literal ended at l->p.  The first in a line is noted (its offset
+ * shifted left by one, the low bit set when a literal other than a mark
+ * ended there).  After a literal other than a mark the lane goes on
+ * after the line, from the root: one is enough.  After a mark it walks
+ * on in the line, and notes the first other literal there too, so that
+ * the line need not be walked again to tell whether it is relevant. */
 static void sieve_hit(struct lane *l, const unsigned char *base,
 		      struct logscan_sieve *sv)
 {
-	const unsigned char *nl =
-		memchr(l->p, '\n', (size_t)(l->end - l->p));
+	bool hit = l->t & HIT;
+	const unsigned char *nl;
 
-	xgrow(&sv->at, &sv->cap, sv->n + 1, sizeof(*sv->at));
-	sv->at[sv->n++] = (size_t)(l->p - base) << 1 | !!(l->t & HIT);
-	l->p = nl ? nl + 1 : l->end;
+	if (l->mark_end && l->p < l->mark_end) {
+		if (!hit) {
+			l->p++;
+			return;
+		}
+		note(sv, (size_t)(l->p - base), true);
+		nl = l->mark_end;
+	} else {
+		note(sv, (size_t)(l->p - base), hit);
+		nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+		if (!hit) {
+			l->mark_end = nl ? nl : l->end;
+			l->p++;
+			return;
+		}
+	}
+	l->mark_end = NULL;
+	l->p = nl && nl < l->end ? nl + 1 : l->end;
 	l->t = 0;
 }
 
@@ -500,7 +527,7 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
 
 			to = nl ? (size_t)(nl - base) + 1 : len;
 		}
-		l[k] = (struct lane){ base + from, base + to, 0 };
+		l[k] = (struct lane){ base + from, base + to, 0, NULL };
 		from = to;
 	}
 	sieve_lanes(ls, l, base, sv);
@@ -528,13 +555,16 @@ bool logscan_sieve_relevant(const struct logscan *ls, struct logscan_sieve *sv,
 {
 	if (!logscan_sieve_any(sv, from, to))
 		return false;
-	/* The sieve walked the line from the root and stopped where a
-	 * signature's or a source's literal ended inside it: so does
-	 * logscan_relevant.  It stops at a mark too, and then goes on to
-	 * the next line, so a mark's line is walked again. */
-	if (ls->line_roots && (sv->at[sv->next] & 1))
-		return true;
-	return logscan_relevant(ls, text + from, to - from);
+	if (!ls->line_roots)
+		return logscan_relevant(ls, text + from, to - from);
+	/* The sieve walked the line from the root, as logscan_relevant
+	 * does, to the first literal other than a mark in it, noted with
+	 * its low bit set: the line is relevant when that literal ends
+	 * before to. */
+	for (size_t i = sv->next; i < sv->n && sv->at[i] >> 1 < to; i++)
+		if (sv->at[i] & 1)
+			return true;
+	return false;
 }
 
 void logscan_sieve_release(struct logscan_sieve *sv)

@@ -223,14 +223,13 @@ static void tabulate(struct litset *ls, const uint32_t *order, size_t n)
 		d[i] = entry(ls, d[i]);
 }
 
-/* Where the automaton goes from entry e on byte c. */
-static uint32_t next_entry(const struct litset *ls, uint32_t e,
-			   unsigned char c)
+/* next_entry for a state without a row: its children, then its fail
+ * chain's, down to a state with a row. */
+static uint32_t next_sparse(const struct litset *ls, uint32_t e,
+			    unsigned char c)
 {
 	uint32_t k = ls->cls[c], s;
 
-	if (!(e & NO_ROW))
-		return ls->rows[BITS(e) + k];
 	if (!k)
 		return 0;
 	if (ls->fold && c >= 'A' && c <= 'Z')
@@ -242,6 +241,15 @@ static uint32_t next_entry(const struct litset *ls, uint32_t e,
 			return entry(ls, t);
 	}
 	return ls->rows[ls->row_of[s] + k];
+}
+
+/* Where the automaton goes from entry e on byte c. */
+static inline uint32_t next_entry(const struct litset *ls, uint32_t e,
+				  unsigned char c)
+{
+	if (__builtin_expect(!(e & NO_ROW), 1))
+		return ls->rows[BITS(e) + ls->cls[c]];
+	return next_sparse(ls, e, c);
 }
 
 /* Fail and dict links, breadth first. */
@@ -273,6 +281,18 @@ static void link_nodes(struct litset *ls)
 	free(queue);
 }
 
+/* Reports the outputs of the state entry t stands for. */
+static void report(const struct litset *ls, uint32_t t,
+		   void (*found)(void *ctx, uint32_t tag), void *ctx)
+{
+	uint32_t s = state_of(ls, t);
+
+	for (uint32_t o = ls->nodes[s].out >= 0 ? s : ls->nodes[s].dict; o;
+	     o = ls->nodes[o].dict)
+		for (int32_t k = ls->nodes[o].out; k >= 0; k = ls->outs[k].next)
+			found(ctx, ls->outs[k].tag);
+}
+
 void litset_scan(struct litset *ls, const char *text, size_t len,
 		 void (*found)(void *ctx, uint32_t tag), void *ctx)
 {
@@ -282,16 +302,29 @@ void litset_scan(struct litset *ls, const char *text, size_t len,
 	if (!ls->linked)
 		link_nodes(ls);
 	for (size_t i = 0; i < len; i++) {
-		uint32_t s;
-
 		t = next_entry(ls, t, p[i]);
-		if (!(t & OUT))
-			continue;
-		s = state_of(ls, t);
-		for (uint32_t o = ls->nodes[s].out >= 0 ? s : ls->nodes[s].dict;
-		     o; o = ls->nodes[o].dict)
-			for (int32_t k = ls->nodes[o].out; k >= 0;
-			     k = ls->outs[k].next)
-				found(ctx, ls->outs[k].tag);
+		if (t & OUT)
+			report(ls, t, found, ctx);
+	}
+}
+
+void litset_scan2(struct litset *a, struct litset *b, const char *text,
+		  size_t len, void (*found)(void *ctx, uint32_t tag), void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	uint32_t ta = 0, tb = 0;
+
+	if (!a->linked)
+		link_nodes(a);
+	if (!b->linked)
+		link_nodes(b);
+	/* two independent walks, so that their loads overlap */
+	for (size_t i = 0; i < len; i++) {
+		ta = next_entry(a, ta, p[i]);
+		tb = next_entry(b, tb, p[i]);
+		if (ta & OUT)
+			report(a, ta, found, ctx);
+		if (tb & OUT)
+			report(b, tb, found, ctx);
 	}
 }

@@ -621,9 +621,14 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		exact |= ls->sigs[ls->queue[q]].exact;
 		folded |= ls->sigs[ls->queue[q]].folded;
 	}
-	if (exact && !ls->no_factors)
+	/* (factor_found marks signatures: the order of the calls does not
+	 * matter) */
+	if (exact && folded && !ls->no_factors)
+		litset_scan2(ls->factors, ls->factors_folded, text, len,
+			     factor_found, ls);
+	else if (exact && !ls->no_factors)
 		litset_scan(ls->factors, text, len, factor_found, ls);
-	if (folded && !ls->no_factors)
+	else if (folded && !ls->no_factors)
 		litset_scan(ls->factors_folded, text, len, factor_found, ls);
 	for (size_t q = 0; q < queued; q++) {
 		const struct signature *sig = &ls->sigs[ls->queue[q]];

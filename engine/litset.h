@@ -24,5 +24,10 @@ void litset_add(struct litset *ls, const char *text, size_t len, uint32_t tag);
  * literal added, in the order the occurrences end. */
 void litset_scan(struct litset *ls, const char *text, size_t len,
 		 void (*found)(void *ctx, uint32_t tag), void *ctx);
+/* litset_scan of a and of b at once, in one pass over the text: the
+ * occurrences of both sets in the order they end, a's first where both
+ * end at one byte. */
+void litset_scan2(struct litset *a, struct litset *b, const char *text,
+		  size_t len, void (*found)(void *ctx, uint32_t tag), void *ctx);
 
 #endif

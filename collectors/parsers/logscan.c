@@ -203,6 +203,40 @@ static uint32_t ending(const struct logscan *ls, uint32_t t)
 	return flag;
 }
 
+/* Numbers the states breadth first (order holds all but the root so):
+ * the rows that a scan near the root keeps using then lie together at
+ * the start of the table, in fewer cache lines and pages than the
+ * literals' insertion order spread them over.  Only the names change:
+ * every table is permuted alike. */
+static void renumber(struct logscan *ls, const uint32_t *order, size_t n)
+{
+	uint32_t nc = ls->nclasses;
+	uint32_t *to = xmalloc(ls->nstates * sizeof(*to));
+	uint32_t *next = xmalloc(ls->nstates * nc * sizeof(*next));
+	int32_t *term = xmalloc(ls->nstates * sizeof(*term));
+	int32_t *dict = xmalloc(ls->nstates * sizeof(*dict));
+
+	assert(n + 1 == ls->nstates);
+	to[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		to[order[i]] = (uint32_t)i + 1;
+	for (size_t s = 0; s < ls->nstates; s++) {
+		uint32_t t = to[s];
+
+		for (uint32_t k = 0; k < nc; k++)
+			next[(size_t)t * nc + k] = to[ls->next[s * nc + k]];
+		term[t] = ls->term[s];
+		dict[t] = (int32_t)to[ls->dict[s]];
+	}
+	free(ls->next);
+	free(ls->term);
+	free(ls->dict);
+	ls->next = next;
+	ls->term = term;
+	ls->dict = dict;
+	free(to);
+}
+
 /* Failure links by breadth-first search, folded into a full transition
  * table; dict links chain the states where literals end.  Then each
  * entry becomes its target's row with the flags (see struct logscan). */
@@ -241,6 +275,8 @@ static void link(struct builder *b)
 			queue[tail++] = u;
 		}
 	}
+	renumber(ls, queue, tail);
+	next = ls->next;
 	assert(ls->nstates * n < MARK);
 	/* Each state's flags once: the dict chains are walked per state, not
 	 * per entry of the table (nclasses times as many).  The failure links
@@ -406,20 +442,47 @@ _Static_assert(SIEVE_LANES == 4, "sieve_lanes steps four lanes");
 struct lane {
 	const unsigned char *p, *end;
 	uint32_t t;
+	/* the end of the line in which a mark was noted (its newline or
+	 * the lane's end), while the walk goes on in it, else NULL */
+	const unsigned char *mark_end;
 };
 
-/* A literal ended at l->p: note the offset (shifted left by one, the low
- * bit set when a literal other than a mark ended there), and go on after
- * the line (one offset a line is enough), from the root. */
+static void note(struct logscan_sieve *sv, size_t at, bool hit)
+{
+	xgrow(&sv->at, &sv->cap, sv->n + 1, sizeof(*sv->at));
+	sv->at[sv->n++] = at << 1 | hit;
+}
+
+/* A literal ended at l->p.  The first in a line is noted (its offset
+ * shifted left by one, the low bit set when a literal other than a mark
+ * ended there).  After a literal other than a mark the lane goes on
+ * after the line, from the root: one is enough.  After a mark it walks
+ * on in the line, and notes the first other literal there too, so that
+ * the line need not be walked again to tell whether it is relevant. */
 static void sieve_hit(struct lane *l, const unsigned char *base,
 		      struct logscan_sieve *sv)
 {
-	const unsigned char *nl =
-		memchr(l->p, '\n', (size_t)(l->end - l->p));
+	bool hit = l->t & HIT;
+	const unsigned char *nl;
 
-	xgrow(&sv->at, &sv->cap, sv->n + 1, sizeof(*sv->at));
-	sv->at[sv->n++] = (size_t)(l->p - base) << 1 | !!(l->t & HIT);
-	l->p = nl ? nl + 1 : l->end;
+	if (l->mark_end && l->p < l->mark_end) {
+		if (!hit) {
+			l->p++;
+			return;
+		}
+		note(sv, (size_t)(l->p - base), true);
+		nl = l->mark_end;
+	} else {
+		note(sv, (size_t)(l->p - base), hit);
+		nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+		if (!hit) {
+			l->mark_end = nl ? nl : l->end;
+			l->p++;
+			return;
+		}
+	}
+	l->mark_end = NULL;
+	l->p = nl && nl < l->end ? nl + 1 : l->end;
 	l->t = 0;
 }
 
@@ -500,7 +563,7 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
 
 			to = nl ? (size_t)(nl - base) + 1 : len;
 		}
-		l[k] = (struct lane){ base + from, base + to, 0 };
+		l[k] = (struct lane){ base + from, base + to, 0, NULL };
 		from = to;
 	}
 	sieve_lanes(ls, l, base, sv);
@@ -528,13 +591,16 @@ bool logscan_sieve_relevant(const struct logscan *ls, struct logscan_sieve *sv,
 {
 	if (!logscan_sieve_any(sv, from, to))
 		return false;
-	/* The sieve walked the line from the root and stopped where a
-	 * signature's or a source's literal ended inside it: so does
-	 * logscan_relevant.  It stops at a mark too, and then goes on to
-	 * the next line, so a mark's line is walked again. */
-	if (ls->line_roots && (sv->at[sv->next] & 1))
-		return true;
-	return logscan_relevant(ls, text + from, to - from);
+	if (!ls->line_roots)
+		return logscan_relevant(ls, text + from, to - from);
+	/* The sieve walked the line from the root, as logscan_relevant
+	 * does, to the first literal other than a mark in it, noted with
+	 * its low bit set: the line is relevant when that literal ends
+	 * before to. */
+	for (size_t i = sv->next; i < sv->n && sv->at[i] >> 1 < to; i++)
+		if (sv->at[i] & 1)
+			return true;
+	return false;
 }
 
 void logscan_sieve_release(struct logscan_sieve *sv)
@@ -591,9 +657,14 @@ size_t logscan_match(struct logscan *ls, const char *text, size_t len,
 		exact |= ls->sigs[ls->queue[q]].exact;
 		folded |= ls->sigs[ls->queue[q]].folded;
 	}
-	if (exact && !ls->no_factors)
+	/* (factor_found marks signatures: the order of the calls does not
+	 * matter) */
+	if (exact && folded && !ls->no_factors)
+		litset_scan2(ls->factors, ls->factors_folded, text, len,
+			     factor_found, ls);
+	else if (exact && !ls->no_factors)
 		litset_scan(ls->factors, text, len, factor_found, ls);
-	if (folded && !ls->no_factors)
+	else if (folded && !ls->no_factors)
 		litset_scan(ls->factors_folded, text, len, factor_found, ls);
 	for (size_t q = 0; q < queued; q++) {
 		const struct signature *sig = &ls->sigs[ls->queue[q]];

@@ -43,14 +43,15 @@ bool logscan_relevant(const struct logscan *ls, const char *text, size_t len);
  * log_marks (logscan_new's scanner only), found in one pass of
  * the automaton over the buffer rather than one call per line: several
  * stretches of lines are scanned interleaved, so that their table loads
- * overlap.  at[] holds, in ascending order and at most one per line, the
- * offset of a byte at which a literal or a mark ends, times two, plus one
- * when a literal other than a mark ends there.  Every line for
- * which logscan_relevant is true (on the line or on a prefix of it), and
- * every line that holds a mark, holds one.  A line that holds one may
- * still not be relevant (its literal is a mark, or ends on the carriage
- * return that a line reader drops), so a candidate is confirmed with
- * logscan_relevant (logscan_sieve_relevant does both). */
+ * overlap.  at[] holds, in ascending order, the offset of a byte at which
+ * a literal or a mark ends, times two, plus one when a literal other than
+ * a mark ends there: for each line the first such byte, and when that is
+ * a mark's, the first byte after it where another literal ends.  Every
+ * line for which logscan_relevant is true (on the line or on a prefix of
+ * it), and every line that holds a mark, holds one.  A line that holds
+ * one may still not be relevant (its literal is a mark, or ends on the
+ * carriage return that a line reader drops): logscan_sieve_relevant
+ * tells, from the offsets. */
 struct logscan_sieve {
 	size_t *at;
 	size_t n, cap, next;
@@ -65,9 +66,9 @@ void logscan_sieve(const struct logscan *ls, const char *text, size_t len,
  * offsets before from are passed over for good. */
 bool logscan_sieve_any(struct logscan_sieve *sv, size_t from, size_t to);
 /* logscan_sieve_any(sv, from, to) && logscan_relevant(ls, text + from,
- * to - from) for the line text[from..to) of the sieved buffer, without
- * walking the line again when the sieve's stop in it already shows a
- * literal; under the same ordering rule as logscan_sieve_any. */
+ * to - from) for the line text[from..to) of the sieved buffer (from at
+ * the start of a line, to at most its end), without walking the line
+ * again; under the same ordering rule as logscan_sieve_any. */
 bool logscan_sieve_relevant(const struct logscan *ls, struct logscan_sieve *sv,
 			    const char *text, size_t from, size_t to);
 void logscan_sieve_release(struct logscan_sieve *sv);

@@ -759,15 +759,51 @@ static bool whole_word(const char *s, const char *p, size_t n)
 
 #define FOLD_TEXT_MAX 128 /* @@ bytes of a text looked for in a folded line */
 
+/* A line in lower case and the pairs of adjacent bytes it holds, hashed
+ * into a bitmap: a text with a pair the line lacks is not in it, and
+ * need not be searched for. */
+#define PAIR_BITS 4096
+
+struct folded {
+	char low[APP_LINE_MAX + 1];
+	uint64_t pairs[PAIR_BITS / 64];
+};
+
+static unsigned pair_of(unsigned char a, unsigned char b)
+{
+	return ((unsigned)a << 5 ^ b) & (PAIR_BITS - 1);
+}
+
 /* s in lower case (the C locale's tolower, as strcasestr folds), at most
- * APP_LINE_MAX bytes: what longest_in searches. */
-static void fold(const char *s, char *low)
+ * APP_LINE_MAX bytes, and its pairs: what longest_in searches. */
+static void fold(const char *s, struct folded *f)
 {
 	size_t i = 0;
 
-	for (; s[i] && i < APP_LINE_MAX; i++)
-		low[i] = (char)tolower((unsigned char)s[i]);
-	low[i] = '\0';
+	memset(f->pairs, 0, sizeof(f->pairs));
+	for (; s[i] && i < APP_LINE_MAX; i++) {
+		f->low[i] = (char)tolower((unsigned char)s[i]);
+		if (i) {
+			unsigned h = pair_of((unsigned char)f->low[i - 1],
+					     (unsigned char)f->low[i]);
+
+			f->pairs[h / 64] |= (uint64_t)1 << (h % 64);
+		}
+	}
+	f->low[i] = '\0';
+}
+
+/* Whether every pair of bytes of t (folded) is among f's. */
+static bool pairs_in(const struct folded *f, const char *t, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		unsigned h = pair_of((unsigned char)t[i - 1],
+				     (unsigned char)t[i]);
+
+		if (!(f->pairs[h / 64] & (uint64_t)1 << (h % 64)))
+			return false;
+	}
+	return true;
 }
 
 /* strcasestr(from, t) for from in s, t folded: its place in s. */
@@ -783,11 +819,12 @@ static const char *folded_find(const char *s, const char *low, const char *from,
  * words, in any case; false when none does.  low is fold(s): strstr of
  * the folded text in it finds what strcasestr finds in s, without
  * folding both for every byte. */
-static bool longest_in(const char *s, const char *low, const char *text,
-		       size_t *best, char *out, size_t size)
+static bool longest_in(const char *s, const struct folded *f,
+		       const char *text, size_t *best, char *out, size_t size)
 {
 	size_t n = text ? strlen(text) : 0;
 	char t[FOLD_TEXT_MAX + 1];
+	const char *low = f->low;
 
 	if (n <= *best)
 		return false;
@@ -795,6 +832,8 @@ static bool longest_in(const char *s, const char *low, const char *text,
 		low = NULL;
 	for (size_t i = 0; low && i <= n; i++)
 		t[i] = (char)tolower((unsigned char)text[i]);
+	if (low && !pairs_in(f, t, n))
+		return false;
 	for (const char *p = s;; p++) {
 		p = low ? folded_find(s, low, p, t) : strcasestr(p, text);
 		if (!p)
@@ -834,13 +873,13 @@ static void read_errno_text(struct app_scan *sc, const char *s,
 			    char cap[CAP_COUNT][APP_VALUE_MAX])
 {
 	size_t best = 0;
-	char low[APP_LINE_MAX + 1];
+	struct folded f;
 
 	load_errnos(sc);
-	fold(s, low);
+	fold(s, &f);
 	for (int e = 1; e < ERRNO_MAX; e++)
 		if (sc->errno_known[e])
-			longest_in(s, low, strerrordesc_np(e), &best,
+			longest_in(s, &f, strerrordesc_np(e), &best,
 				   cap[CAP_ERRNO_TEXT], APP_VALUE_MAX);
 }
 
@@ -852,9 +891,9 @@ static void read_wc_text(const struct fact_base *fb, const char *s,
 	size_t n, best = 0;
 	const uint32_t *ids =
 		fact_base_of_kind(fb, sym_intern_cstr("wc_status"), &n);
-	char low[APP_LINE_MAX + 1];
+	struct folded f;
 
-	fold(s, low);
+	fold(s, &f);
 	for (size_t i = 0; i < n; i++) {
 		const struct fact *w = fact_base_get(fb, ids[i]);
 		const struct value *num = fact_get(w, sym_intern_cstr("number"));
@@ -862,11 +901,11 @@ static void read_wc_text(const struct fact_base *fb, const char *s,
 
 		if (!num || num->type != VALUE_INT || num->i == 0)
 			continue;
-		longest_in(s, low, fact_text(w, "text"), &best,
+		longest_in(s, &f, fact_text(w, "text"), &best,
 			   cap[CAP_WC_STATUS_TEXT], APP_VALUE_MAX);
 		for (size_t k = 0; al && al->type == VALUE_LIST && k < al->list->n;
 		     k++)
-			longest_in(s, low, value_text(&al->list->items[k]),
+			longest_in(s, &f, value_text(&al->list->items[k]),
 				   &best, cap[CAP_WC_STATUS_TEXT],
 				   APP_VALUE_MAX);
 	}

@@ -517,6 +517,24 @@ static void emit_reading(struct emit *e, const struct line *t,
 	emit_end(e, f);
 }
 
+/* Whether read_error, with no command, could read raw as an error line:
+ * only one that holds "[FAILED]" or whose cleaned text starts with
+ * "NAME:" (head).  cleaned takes off only blanks, '*', '`' and '>' at
+ * the start, none of which is ':': after a run of those, the first of
+ * ':', ' ' and '\t' must be a ':'.  A cheap sieve that keeps every line
+ * read_error would read. */
+static bool may_read(const struct line *raw)
+{
+	const char *p = raw->p, *end = raw->p + raw->len;
+
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '*' ||
+			   *p == '`' || *p == '>'))
+		p++;
+	while (p < end && *p != ':' && *p != ' ' && *p != '\t')
+		p++;
+	return (p < end && *p == ':') || line_contains(raw, "[FAILED]");
+}
+
 int tool_scan(struct emit *e, const char *text, size_t len,
 	      const char *command)
 {
@@ -535,9 +553,15 @@ int tool_scan(struct emit *e, const char *text, size_t len,
 	lines = cited_lines(e, &ncited);
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw) && added < TOOL_ERRORS_MAX) {
-		struct line t = cleaned(raw);
+		struct line t;
 		struct reading r;
 
+		/* a line no error reading can take is only looked at when an
+		 * app_error cites it (its text is remembered, below) */
+		if (!command && !may_read(&raw) &&
+		    !cited(lines, ncited, raw.no + e->line_base))
+			continue;
+		t = cleaned(raw);
 		if (t.len < 4)
 			continue;
 		/* an app_error counts equal lines in one fact citing the

@@ -215,6 +215,79 @@ static void test_litset_folded_counts_any_case(void **state)
 	litset_free(ls);
 }
 
+/* A set larger than its rows (the deeper states look up their
+ * children), and litset_scan2 of an exact and a folded set: every
+ * occurrence, as naive counts, with literals planted so that the walk
+ * goes deep. */
+#define BIG_LITS 3000
+
+struct big_tally {
+	size_t count[2 * BIG_LITS];
+};
+
+static void count_big(void *ctx, uint32_t tag)
+{
+	((struct big_tally *)ctx)->count[tag]++;
+}
+
+static void test_litset_large_sets(void **state)
+{
+	static char lits[BIG_LITS][16];
+	static struct big_tally got, want;
+	struct litset *exact = litset_new(), *folded = litset_new_folded();
+	struct litset *alone = litset_new();
+	char text[2048];
+	unsigned seed = 5;
+
+	(void)state;
+	for (uint32_t i = 0; i < BIG_LITS; i++) {
+		size_t n = 6 + (size_t)(rand_r(&seed) % 9);
+
+		for (size_t k = 0; k < n; k++)
+			lits[i][k] = "abcdef"[rand_r(&seed) % 6];
+		lits[i][n] = '\0';
+		litset_add(exact, lits[i], n, i);
+		litset_add(alone, lits[i], n, i);
+		litset_add(folded, lits[i], n, BIG_LITS + i);
+	}
+	for (int round = 0; round < 4; round++) {
+		size_t len = 0;
+
+		while (len + 16 < sizeof(text)) {
+			if (rand_r(&seed) % 3) {
+				const char *l = lits[rand_r(&seed) % BIG_LITS];
+
+				for (size_t k = 0; l[k]; k++)
+					text[len++] = rand_r(&seed) % 4 ?
+							      l[k] :
+							      (char)(l[k] - 32);
+			} else {
+				text[len++] = "abcdefAB x"[rand_r(&seed) % 10];
+			}
+		}
+		memset(&want, 0, sizeof(want));
+		for (uint32_t k = 0; k < BIG_LITS; k++) {
+			size_t n = strlen(lits[k]);
+
+			for (size_t i = 0; i + n <= len; i++) {
+				want.count[k] += !memcmp(text + i, lits[k], n);
+				want.count[BIG_LITS + k] +=
+					!strncasecmp(text + i, lits[k], n);
+			}
+		}
+		memset(&got, 0, sizeof(got));
+		litset_scan2(exact, folded, text, len, count_big, &got);
+		assert_memory_equal(got.count, want.count, sizeof(want.count));
+		memset(&got, 0, sizeof(got));
+		litset_scan(alone, text, len, count_big, &got);
+		assert_memory_equal(got.count, want.count,
+				    BIG_LITS * sizeof(*want.count));
+	}
+	litset_free(exact);
+	litset_free(folded);
+	litset_free(alone);
+}
+
 /* The sieve over a whole text names every line logscan_relevant takes,
  * however the text falls into lanes: short texts, no final newline,
  * carriage returns, empty lines. */
@@ -283,6 +356,8 @@ static void test_sieve_relevant_is_any_and_relevant(void **state)
 		"slurmstepd: error: ibv_create_qp failed\n",
 		"NCCL WARN NET/IB : Got completion with error 12\n"
 		"[1] UCX  ERROR ibv_reg_mr failed: Cannot allocate memory\n",
+		"ice 0000:3b:00.0 device ice Comm: x mlx5_core y\n"
+		"pci 0000:3b:00.0: [15b3:1017] type 00 class 0x020000 mlx5_core\n",
 	};
 	struct fact_base *kb = fact_base_new();
 	struct diag *d = diag_new();
@@ -315,6 +390,18 @@ static void test_sieve_relevant_is_any_and_relevant(void **state)
 							     at + n);
 				assert_int_equal(want, got);
 				taken += got;
+				/* a line cut short (a reader's cap on its
+				 * length) too, at every length */
+				for (size_t cut = 0; cut <= n; cut++) {
+					a.next = 0;
+					want = logscan_sieve_any(&a, at, at + cut) &&
+					       logscan_relevant(scan[k], t + at,
+								cut);
+					a.next = 0;
+					got = logscan_sieve_relevant(
+						scan[k], &a, t, at, at + cut);
+					assert_int_equal(want, got);
+				}
 				at = end + 1;
 			}
 			logscan_sieve_release(&a);
@@ -334,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_factors_hold_for_kb_examples),
 		cmocka_unit_test(test_litset_counts_every_occurrence),
 		cmocka_unit_test(test_litset_folded_counts_any_case),
+		cmocka_unit_test(test_litset_large_sets),
 		cmocka_unit_test(test_sieve_keeps_every_relevant_line),
 		cmocka_unit_test(test_sieve_relevant_is_any_and_relevant),
 	};

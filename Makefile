@@ -37,7 +37,8 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -pthread $(WARN) $(CFLAGS) -I. $(PKG_CFLA
 ifeq ($(WERROR),1)
 ALL_CFLAGS += -Werror
 endif
-LDLIBS := $(PKG_LIBS) -lm
+# -ldl: dlopen (engine/dynlib.c) is in libdl before glibc 2.34
+LDLIBS := $(PKG_LIBS) -ldl -lm
 
 BUILD ?= build
 BIN ?= rdmadoctor

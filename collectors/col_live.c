@@ -25,23 +25,23 @@
  * (dynlib.h), at the symbol version the linker binds.  verbs.h wraps
  * ibv_query_port, ibv_reg_mr and ibv_get_device_list in inline functions
  * and macros; these are the exported functions under them. */
-#define LIBIBVERBS_CALLS(X)                                                    \
-	X(get_device_list) \
+#define LIBIBVERBS_CALLS(X) \
+	X(get_device_list)  \
 	X(free_device_list) \
-	X(get_device_name) \
-	X(open_device) \
-	X(close_device) \
-	X(query_device) \
-	X(query_port) \
-	X(query_gid) \
-	X(alloc_pd) \
-	X(dealloc_pd) \
-	X(reg_mr) \
-	X(dereg_mr) \
-	X(create_cq) \
-	X(destroy_cq) \
-	X(create_qp) \
-	X(destroy_qp) \
+	X(get_device_name)  \
+	X(open_device)      \
+	X(close_device)     \
+	X(query_device)     \
+	X(query_port)       \
+	X(query_gid)        \
+	X(alloc_pd)         \
+	X(dealloc_pd)       \
+	X(reg_mr)           \
+	X(dereg_mr)         \
+	X(create_cq)        \
+	X(destroy_cq)       \
+	X(create_qp)        \
+	X(destroy_qp)       \
 	X(modify_qp)
 
 #define VB_POINTER(f) __typeof__(ibv_##f) *f;
@@ -54,7 +54,8 @@ static const struct dynlib_sym vb_syms[] = { LIBIBVERBS_CALLS(VB_SYM) };
 
 static struct dynlib libibverbs =
 	DYNLIB_INIT("libibverbs.so.1", "IBVERBS_1.1",
-		    "libibverbs1 (rdma-core's libibverbs on RPM systems)", vb_syms);
+		    "libibverbs1 (rdma-core's libibverbs on RPM systems)",
+		    vb_syms);
 
 static void step(struct col_ctx *c, const char *name, const char *dev, int err,
 		 int devices)
@@ -157,10 +158,12 @@ static void port_facts(struct col_ctx *c, struct ibv_context *ctx,
 		const char *s;
 
 		/* What verbs.h's inline ibv_query_port does for a provider
-		 * without the extended call: the exported function fills the
-		 * attributes the compat struct shares with this one. */
+		 * without the extended call: the exported function hands the
+		 * struct to the provider; every field read below is in the
+		 * part the compat struct shares with this one. */
 		memset(&pa, 0, sizeof(pa));
-		if (vb.query_port(ctx, p, (struct _compat_ibv_port_attr *)&pa)) {
+		if (vb.query_port(ctx, p,
+				  (struct _compat_ibv_port_attr *)&pa)) {
 			step(c, "query_port", dev, errno, -1);
 			continue;
 		}
@@ -246,10 +249,10 @@ static void smoke(struct col_ctx *c, struct ibv_device *dev,
 			attr.port_num = 1;
 			smoke_step(c, r, "modify_qp_init", name,
 				   vb.modify_qp(qp, &attr,
-						 IBV_QP_STATE |
-							 IBV_QP_PKEY_INDEX |
-							 IBV_QP_PORT |
-							 IBV_QP_ACCESS_FLAGS));
+						IBV_QP_STATE |
+							IBV_QP_PKEY_INDEX |
+							IBV_QP_PORT |
+							IBV_QP_ACCESS_FLAGS));
 		}
 	}
 	if (qp)

@@ -28,6 +28,8 @@ static void open_once(void)
 				 "%s lacks %s%s%s: install %s", d->soname,
 				 d->syms[i].name, d->version ? "@" : "",
 				 d->version ? d->version : "", d->package);
+			for (size_t j = 0; j < i; j++)
+				*d->syms[j].slot = NULL;
 			dlclose(h);
 			return;
 		}

@@ -20,18 +20,21 @@ struct dynlib_sym {
 };
 
 struct dynlib {
-	const char *soname;	/* e.g. libarchive.so.13 */
-	const char *version;	/* the symbol version to bind, or NULL */
-	const char *package;	/* what to install when it is missing */
+	const char *soname; /* e.g. libarchive.so.13 */
+	const char *version; /* the symbol version to bind, or NULL */
+	const char *package; /* what to install when it is missing */
 	const struct dynlib_sym *syms;
 	size_t nsyms;
 	pthread_once_t once;
-	char error[320];	/* empty once opened */
+	char error[320]; /* empty once opened */
 };
 
 #define DYNLIB_INIT(so, ver, pkg, table)                                       \
-	{ (so), (ver), (pkg), (table), sizeof(table) / sizeof((table)[0]),     \
-	  PTHREAD_ONCE_INIT, "" }
+	{                                                                      \
+		(so), (ver), (pkg), (table),                                   \
+			sizeof(table) / sizeof((table)[0]), PTHREAD_ONCE_INIT, \
+			""                                                     \
+	}
 
 /* NULL when the library is open and every function of its table found;
  * otherwise why not, naming the library and the package to install. */

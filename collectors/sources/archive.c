@@ -19,44 +19,44 @@
 #include "engine/xalloc.h"
 
 /* libarchive's functions, looked up when it is first needed (dynlib.h). */
-#define LIBARCHIVE_CALLS(X) \
-	X(archive_entry_clear) \
-	X(archive_entry_filetype) \
-	X(archive_entry_free) \
-	X(archive_entry_hardlink) \
-	X(archive_entry_new) \
-	X(archive_entry_pathname) \
-	X(archive_entry_set_filetype) \
-	X(archive_entry_set_mtime) \
-	X(archive_entry_set_pathname) \
-	X(archive_entry_set_perm) \
-	X(archive_entry_set_size) \
-	X(archive_entry_set_symlink) \
-	X(archive_entry_size) \
-	X(archive_entry_size_is_set) \
-	X(archive_entry_symlink) \
-	X(archive_error_string) \
-	X(archive_read_data) \
-	X(archive_read_data_block) \
-	X(archive_read_free) \
-	X(archive_read_new) \
-	X(archive_read_next_header) \
-	X(archive_read_open2) \
-	X(archive_read_open_filename) \
-	X(archive_read_open_memory) \
-	X(archive_read_support_filter_all) \
+#define LIBARCHIVE_CALLS(X)                   \
+	X(archive_entry_clear)                \
+	X(archive_entry_filetype)             \
+	X(archive_entry_free)                 \
+	X(archive_entry_hardlink)             \
+	X(archive_entry_new)                  \
+	X(archive_entry_pathname)             \
+	X(archive_entry_set_filetype)         \
+	X(archive_entry_set_mtime)            \
+	X(archive_entry_set_pathname)         \
+	X(archive_entry_set_perm)             \
+	X(archive_entry_set_size)             \
+	X(archive_entry_set_symlink)          \
+	X(archive_entry_size)                 \
+	X(archive_entry_size_is_set)          \
+	X(archive_entry_symlink)              \
+	X(archive_error_string)               \
+	X(archive_read_data)                  \
+	X(archive_read_data_block)            \
+	X(archive_read_free)                  \
+	X(archive_read_new)                   \
+	X(archive_read_next_header)           \
+	X(archive_read_open2)                 \
+	X(archive_read_open_filename)         \
+	X(archive_read_open_memory)           \
+	X(archive_read_support_filter_all)    \
 	X(archive_read_support_format_gnutar) \
-	X(archive_read_support_format_raw) \
-	X(archive_read_support_format_tar) \
-	X(archive_read_support_format_zip) \
-	X(archive_set_error) \
-	X(archive_write_add_filter_gzip) \
-	X(archive_write_close) \
-	X(archive_write_data) \
-	X(archive_write_free) \
-	X(archive_write_header) \
-	X(archive_write_new) \
-	X(archive_write_open_fd) \
+	X(archive_read_support_format_raw)    \
+	X(archive_read_support_format_tar)    \
+	X(archive_read_support_format_zip)    \
+	X(archive_set_error)                  \
+	X(archive_write_add_filter_gzip)      \
+	X(archive_write_close)                \
+	X(archive_write_data)                 \
+	X(archive_write_free)                 \
+	X(archive_write_header)               \
+	X(archive_write_new)                  \
+	X(archive_write_open_fd)              \
 	X(archive_write_set_format_pax_restricted)
 
 #define LA_POINTER(f) __typeof__(f) *f;
@@ -67,8 +67,9 @@ static struct {
 #define LA_SYM(f) { #f, (void **)&la.f },
 static const struct dynlib_sym la_syms[] = { LIBARCHIVE_CALLS(LA_SYM) };
 
-static struct dynlib libarchive = DYNLIB_INIT(
-	"libarchive.so.13", NULL, "libarchive13 (libarchive on RPM systems)", la_syms);
+static struct dynlib libarchive =
+	DYNLIB_INIT("libarchive.so.13", NULL,
+		    "libarchive13 (libarchive on RPM systems)", la_syms);
 
 /* Decompresses .xz data in memory on xzstream's threads. */
 static int decompress_xz(const char *data, size_t len, size_t max,
@@ -117,8 +118,9 @@ static int decompress_other(const char *data, size_t len, size_t max,
 	if (la.archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
 	    la.archive_read_next_header(a, &entry) != ARCHIVE_OK) {
 		snprintf(err, errsize, "%s",
-			 la.archive_error_string(a) ? la.archive_error_string(a) :
-						   "not compressed data");
+			 la.archive_error_string(a) ?
+				 la.archive_error_string(a) :
+				 "not compressed data");
 		rc = -EINVAL;
 		goto out;
 	}
@@ -330,7 +332,8 @@ static const char *read_error(struct archive *a, struct xz_input *in,
 		n = xzstream_read(in->x, &block);
 	if (in->x && n < 0)
 		return xzstream_error(in->x);
-	return la.archive_error_string(a) ? la.archive_error_string(a) : otherwise;
+	return la.archive_error_string(a) ? la.archive_error_string(a) :
+					    otherwise;
 }
 
 /* Frees what open_input kept; after archive_read_free, which reads no
@@ -399,7 +402,8 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 			if (rc == -EIO && c.data) {
 				/* What was read of it is evidence, cut short. */
 				c.data[c.len] = '\0';
-				if (!fn(ctx, &m, c.data, c.len, ARCHIVE_CUT_SHORT))
+				if (!fn(ctx, &m, c.data, c.len,
+					ARCHIVE_CUT_SHORT))
 					rc = -EIO;
 				break;
 			}
@@ -423,8 +427,8 @@ int archive_walk(const char *path, uint64_t total_max, archive_keep_fn keep,
 	return rc;
 }
 
-int archive_write_tgz(int fd, const struct archive_out *m, size_t n,
-		      char *err, size_t errsize)
+int archive_write_tgz(int fd, const struct archive_out *m, size_t n, char *err,
+		      size_t errsize)
 {
 	const char *why = dynlib_open(&libarchive);
 	struct archive *a;

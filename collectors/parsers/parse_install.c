@@ -30,6 +30,7 @@
  *   kmod (tools/modprobe.c) behind a journal's or a log's prefix:
  *     "modprobe: ERROR: could not insert '%s': %s", "modprobe: FATAL:
  *     Module %s not found in directory %s" */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -179,6 +180,13 @@ static struct line dkms_module(const struct line *t)
 	return mod;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The next line of it with text, leaving it as it was. */
 static bool peek(const struct lines *it, struct line *next)
 {
@@ -193,20 +201,30 @@ static bool peek(const struct lines *it, struct line *next)
 	return false;
 }
 
-/* The cited lines of the tool_error facts e's source already has. */
-static bool cited(const struct emit *e, uint32_t line)
+/* The cited lines of the tool_error facts e's source already has, sorted
+ * (*n of them; the caller frees them).  Taken once per text, so a text of
+ * many failure lines costs no more than its lines and the facts. */
+static uint32_t *cited_lines(const struct emit *e, size_t *n)
 {
-	size_t n = 0;
+	size_t k = 0;
 	const uint32_t *ids =
-		fact_base_of_kind(e->fb, sym_intern_cstr("tool_error"), &n);
+		fact_base_of_kind(e->fb, sym_intern_cstr("tool_error"), &k);
+	uint32_t *lines = xcalloc(k + 1, sizeof(*lines));
 
-	for (size_t i = 0; i < n; i++) {
+	*n = 0;
+	for (size_t i = 0; i < k; i++) {
 		const struct fact *f = fact_base_get(e->fb, ids[i]);
 
-		if (f->prov.src == e->src && f->prov.line == line)
-			return true;
+		if (f->prov.src == e->src && f->prov.line)
+			lines[(*n)++] = f->prov.line;
 	}
-	return false;
+	qsort(lines, *n, sizeof(*lines), cmp_u32);
+	return lines;
+}
+
+static bool cited(const uint32_t *lines, size_t n, uint32_t line)
+{
+	return n && bsearch(&line, lines, n, sizeof(*lines), cmp_u32);
 }
 
 /* The init script the line itself names ("/etc/init.d/mlnx-en.d restart
@@ -265,26 +283,32 @@ int install_scan(struct emit *e, const char *text, size_t len,
 	struct lines it;
 	struct line raw;
 	unsigned before = e->nfacts;
+	uint32_t *lines = NULL; /* taken at the first line of a form */
+	size_t ncited = 0;
 
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw) &&
 	       e->nfacts - before < INSTALL_ERRORS_MAX) {
 		struct line t = line_trim(raw), value, next;
 
-		if (t.len < 8 || t.len > INSTALL_LINE_MAX ||
-		    cited(e, t.no + e->line_base))
+		if (t.len < 8 || t.len > INSTALL_LINE_MAX)
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
 			struct line module = { t.p, 0, t.no };
 
 			if (!matches(&forms[i], &t, &value))
 				continue;
+			if (!lines)
+				lines = cited_lines(e, &ncited);
+			if (cited(lines, ncited, t.no + e->line_base))
+				break;
 			if (!strcmp(forms[i].tool, "dkms") && peek(&it, &next))
 				module = dkms_module(&next);
 			emit_form(e, &forms[i], &t, &value, &module, command);
 			break;
 		}
 	}
+	free(lines);
 	return (int)(e->nfacts - before);
 }
 

@@ -228,6 +228,45 @@ static void test_not_failures(void **state)
 	done(&p);
 }
 
+/* "Error: $name installation failed!" is mlnxofedinstall's only in its
+ * output: under its command, in a text naming MLNX_OFED_LINUX, or with
+ * the log it names next; other installers print the same words, and
+ * "Package" is no package's name. */
+static void test_installer_context(void **state)
+{
+	static const char other[] =
+		"Error: kernel-headers installation failed! please help\n"
+		"Collecting torch\n"
+		"Error: nvidia-cuda-kernel installation failed!\n";
+	static const char generic[] = "Error: Package installation failed!\n";
+	static const char bare[] = "Error: knem installation failed!\n";
+	static const char logged[] =
+		"Error: knem installation failed!\n"
+		"Collecting debug info...\n"
+		"See:\n"
+		"\t/tmp/OFED.1234.logs/knem.rpminstall.log\n";
+	struct parsed p;
+
+	(void)state;
+	p = scan(other, sizeof(other) - 1, NULL);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	done(&p);
+	p = scan(generic, sizeof(generic) - 1, "mlnxofedinstall");
+	assert_int_equal(count(&p, "tool_error"), 0);
+	done(&p);
+	p = scan(bare, sizeof(bare) - 1, NULL);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	done(&p);
+	p = scan(bare, sizeof(bare) - 1, "./mlnxofedinstall");
+	assert_int_equal(count(&p, "tool_error"), 1);
+	expect(&p, 0, "mlnxofedinstall", "package", "knem");
+	done(&p);
+	p = scan(logged, sizeof(logged) - 1, NULL);
+	assert_int_equal(count(&p, "tool_error"), 1);
+	expect(&p, 0, "mlnxofedinstall", "package", "knem");
+	done(&p);
+}
+
 /* A line past the bound is not read; a value is cut at its bound; a NUL
  * byte does not stop the scan. */
 static void test_hostile(void **state)
@@ -309,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_openibd),
 		cmocka_unit_test(test_prefixed_module_lines),
 		cmocka_unit_test(test_not_failures),
+		cmocka_unit_test(test_installer_context),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_many_cited_lines),
 	};

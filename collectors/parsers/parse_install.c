@@ -30,6 +30,7 @@
  *   kmod (tools/modprobe.c) behind a journal's or a log's prefix:
  *     "modprobe: ERROR: could not insert '%s': %s", "modprobe: FATAL:
  *     Module %s not found in directory %s" */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -57,61 +58,66 @@ struct install_form {
 	/* the tool of the command line the text is under names it instead
 	 * (openibd's lines are MLNX_EN's mlnx-en.d's too) */
 	bool by_command;
+	/* only in MLNX_OFED's installer's output: a text that names
+	 * MLNX_OFED_LINUX (its "Logs dir: /tmp/MLNX_OFED_LINUX.$$.logs"), under
+	 * its command, or with the log it names next ("See:
+	 * /tmp/MLNX_OFED_LINUX.$$.logs/$name.debinstall.log") */
+	bool ofed_only;
 };
 
 static const struct install_form forms[] = {
 	{ "mlnxofedinstall", NULL, "Error: ", "package", " ",
-	  " installation failed!", false },
+	  " installation failed!", false, true },
 	{ "mlnxofedinstall", NULL, "Failed to install MLNX_OFED_LINUX", NULL,
-	  NULL, NULL, false },
+	  NULL, NULL, false, false },
 	{ "mlnxofedinstall", NULL, "Failed to build MLNX_OFED_LINUX for ",
-	  "kernel", " :", NULL, false },
+	  "kernel", " :", NULL, false, false },
 	{ "mlnxofedinstall", NULL,
 	  "The current MLNX_OFED_LINUX is intended for ", NULL, NULL, NULL,
-	  false },
+	  false, false },
 	{ "mlnxofedinstall", NULL,
 	  "One or more required packages for installing OFED-internal are "
 	  "missing",
-	  NULL, NULL, NULL, false },
+	  NULL, NULL, NULL, false, false },
 	{ "dkms", NULL, "Bad return status for module build on kernel: ",
-	  "kernel", " ", NULL, false },
+	  "kernel", " ", NULL, false, false },
 	{ "rpm", " conflicts with file from package ", " from install of ",
-	  "package", " ", NULL, false },
+	  "package", " ", NULL, false, false },
 	{ "dpkg", "trying to overwrite '", ", which is also in package ",
-	  "package", " ", NULL, false },
+	  "package", " ", NULL, false, false },
 	{ "dpkg", NULL, "dpkg: error processing package ", "package", " ",
-	  NULL, false },
+	  NULL, false, false },
 	{ "dpkg", NULL, "dpkg: error processing archive ", "package", " ",
-	  NULL, false },
+	  NULL, false, false },
 	{ "openibd", "which is not a part of", "Module ", "module", " ",
-	  " belong to ", true },
+	  " belong to ", true, false },
 	{ "openibd", NULL, "Module ", "module", " ",
-	  " does not belong to MLNX", true },
+	  " does not belong to MLNX", true, false },
 	{ "openibd", NULL, "Module ", "module", " ",
-	  " does not exist, skipping", true },
+	  " does not exist, skipping", true, false },
 	{ "openibd", NULL, "Failed loading kernel module ", "module", ":[ ",
-	  NULL, true },
+	  NULL, true, false },
 	{ "openibd", "FAILED", "Loading HCA driver and Access Layer:", NULL,
-	  NULL, NULL, true },
+	  NULL, NULL, true, false },
 	{ "systemd-modules-load", NULL, "Failed to insert module '", "module",
-	  "'", NULL, false },
+	  "'", NULL, false, false },
 	/* systemd's job result for openibd.service ("Failed to start %s."
 	 * with the unit's Description=, "openibd - configure Mellanox
 	 * devices") */
 	{ "openibd", NULL, "Failed to start openibd", NULL, NULL, NULL,
-	  false },
+	  false, false },
 	/* kmod's lines behind a prefix its own parser does not take (a
 	 * journal's, a CI log's time stamps) */
 	{ "modprobe", NULL, "modprobe: ERROR: could not insert '", "module",
-	  "'", NULL, false },
+	  "'", NULL, false, false },
 	{ "modprobe", NULL, "modprobe: FATAL: Module ", "module", " ", NULL,
-	  false },
+	  false, false },
 };
 
 /* Words prose puts where a form has a package's name ("Error: the
  * installation failed!"). */
 static const char *const not_names[] = { "the", "a", "an", "your", "my",
-					 "this", "our" };
+					 "this", "our", "package" };
 
 static bool is_word(const char *p, size_t n)
 {
@@ -179,6 +185,13 @@ static struct line dkms_module(const struct line *t)
 	return mod;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The next line of it with text, leaving it as it was. */
 static bool peek(const struct lines *it, struct line *next)
 {
@@ -193,20 +206,30 @@ static bool peek(const struct lines *it, struct line *next)
 	return false;
 }
 
-/* The cited lines of the tool_error facts e's source already has. */
-static bool cited(const struct emit *e, uint32_t line)
+/* The cited lines of the tool_error facts e's source already has, sorted
+ * (*n of them; the caller frees them).  Taken once per text, so a text of
+ * many failure lines costs no more than its lines and the facts. */
+static uint32_t *cited_lines(const struct emit *e, size_t *n)
 {
-	size_t n = 0;
+	size_t k = 0;
 	const uint32_t *ids =
-		fact_base_of_kind(e->fb, sym_intern_cstr("tool_error"), &n);
+		fact_base_of_kind(e->fb, sym_intern_cstr("tool_error"), &k);
+	uint32_t *lines = xcalloc(k + 1, sizeof(*lines));
 
-	for (size_t i = 0; i < n; i++) {
+	*n = 0;
+	for (size_t i = 0; i < k; i++) {
 		const struct fact *f = fact_base_get(e->fb, ids[i]);
 
-		if (f->prov.src == e->src && f->prov.line == line)
-			return true;
+		if (f->prov.src == e->src && f->prov.line)
+			lines[(*n)++] = f->prov.line;
 	}
-	return false;
+	qsort(lines, *n, sizeof(*lines), cmp_u32);
+	return lines;
+}
+
+static bool cited(const uint32_t *lines, size_t n, uint32_t line)
+{
+	return n && bsearch(&line, lines, n, sizeof(*lines), cmp_u32);
 }
 
 /* The init script the line itself names ("/etc/init.d/mlnx-en.d restart
@@ -229,6 +252,51 @@ static const char *script_named(const struct emit *e, const struct line *t,
 	memcpy(buf, at, n);
 	buf[n] = '\0';
 	return buf;
+}
+
+/* The programs whose output mlnxofedinstall's lines are. */
+static const char *const ofed_installers[] = {
+	"mlnxofedinstall", "install.pl", "mlnx_add_kernel_support.sh"
+};
+
+static bool ofed_command(const char *command)
+{
+	const char *base;
+
+	if (!command)
+		return false;
+	base = strrchr(command, '/');
+	base = base ? base + 1 : command;
+	for (size_t i = 0; i < ARRAY_SIZE(ofed_installers); i++)
+		if (!strcmp(base, ofed_installers[i]))
+			return true;
+	return false;
+}
+
+#define INSTALL_LOG_LOOKAHEAD 3 /* @@ lines after a failure its log is looked for in */
+
+/* Whether one of the next lines names the installer's log of pkg
+ * (".logs/<pkg>.debinstall.log", ".rpminstall.log"). */
+static bool ofed_log_follows(const struct lines *it, const struct line *pkg)
+{
+	struct lines copy = *it;
+	struct line raw;
+	unsigned seen = 0;
+
+	while (seen < INSTALL_LOG_LOOKAHEAD && lines_next(&copy, &raw)) {
+		struct line t = line_trim(raw);
+		const char *at;
+
+		if (!t.len)
+			continue;
+		seen++;
+		at = find(&t, ".logs/");
+		if (at && (size_t)(t.p + t.len - at) > 6 + pkg->len &&
+		    !memcmp(at + 6, pkg->p, pkg->len) &&
+		    at[6 + pkg->len] == '.' && find(&t, "install.log"))
+			return true;
+	}
+	return false;
 }
 
 static void emit_form(struct emit *e, const struct install_form *f,
@@ -259,33 +327,56 @@ static void emit_form(struct emit *e, const struct install_form *f,
 	emit_end(e, fact);
 }
 
-int install_scan(struct emit *e, const char *text, size_t len,
-		 const char *command)
+static int scan(struct emit *e, const char *text, size_t len,
+		const char *command)
 {
+	static const char ofed_name[] = "MLNX_OFED_LINUX";
+	bool ofed = memmem(text, len, ofed_name, sizeof(ofed_name) - 1);
 	struct lines it;
 	struct line raw;
 	unsigned before = e->nfacts;
+	uint32_t *lines = NULL; /* taken at the first line of a form */
+	size_t ncited = 0;
 
 	lines_init(&it, text, len);
 	while (lines_next(&it, &raw) &&
 	       e->nfacts - before < INSTALL_ERRORS_MAX) {
 		struct line t = line_trim(raw), value, next;
 
-		if (t.len < 8 || t.len > INSTALL_LINE_MAX ||
-		    cited(e, t.no + e->line_base))
+		if (t.len < 8 || t.len > INSTALL_LINE_MAX)
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
 			struct line module = { t.p, 0, t.no };
 
 			if (!matches(&forms[i], &t, &value))
 				continue;
+			if (forms[i].ofed_only && !ofed &&
+			    !ofed_command(command ? command : e->command) &&
+			    !ofed_log_follows(&it, &value))
+				continue;
+			if (!lines)
+				lines = cited_lines(e, &ncited);
+			if (cited(lines, ncited, t.no + e->line_base))
+				break;
 			if (!strcmp(forms[i].tool, "dkms") && peek(&it, &next))
 				module = dkms_module(&next);
 			emit_form(e, &forms[i], &t, &value, &module, command);
 			break;
 		}
 	}
+	free(lines);
 	return (int)(e->nfacts - before);
+}
+
+int install_scan(struct emit *e, const char *text, size_t len,
+		 const char *command)
+{
+	return scan(e, text, len, command);
+}
+
+int install_scan_ofed(struct emit *e, const char *text, size_t len)
+{
+	return scan(e, text, len, NULL);
 }
 
 int parse_install_log(struct emit *e, const char *text, size_t len,

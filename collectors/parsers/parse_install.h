@@ -17,5 +17,8 @@
  * left alone.  Returns the facts added. */
 int install_scan(struct emit *e, const char *text, size_t len,
 		 const char *command);
+/* install_scan of MLNX_OFED's installer's block, whose program is the one
+ * the command above the block ran (e->command), if any. */
+int install_scan_ofed(struct emit *e, const char *text, size_t len);
 
 #endif

@@ -166,6 +166,7 @@ int parse_ofed_install(struct emit *e, const char *text, size_t len,
 			fw_not_distributed(e, &ln);
 	}
 	parse_lspci(e, text, len, NULL);
-	install_scan(e, text, len, arg);
+	(void)arg;
+	install_scan_ofed(e, text, len);
 	return (int)(e->nfacts - before);
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 /* cmocka needs the headers above first. */
 #include <cmocka.h>
 
@@ -227,6 +228,45 @@ static void test_not_failures(void **state)
 	done(&p);
 }
 
+/* "Error: $name installation failed!" is mlnxofedinstall's only in its
+ * output: under its command, in a text naming MLNX_OFED_LINUX, or with
+ * the log it names next; other installers print the same words, and
+ * "Package" is no package's name. */
+static void test_installer_context(void **state)
+{
+	static const char other[] =
+		"Error: kernel-headers installation failed! please help\n"
+		"Collecting torch\n"
+		"Error: nvidia-cuda-kernel installation failed!\n";
+	static const char generic[] = "Error: Package installation failed!\n";
+	static const char bare[] = "Error: knem installation failed!\n";
+	static const char logged[] =
+		"Error: knem installation failed!\n"
+		"Collecting debug info...\n"
+		"See:\n"
+		"\t/tmp/OFED.1234.logs/knem.rpminstall.log\n";
+	struct parsed p;
+
+	(void)state;
+	p = scan(other, sizeof(other) - 1, NULL);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	done(&p);
+	p = scan(generic, sizeof(generic) - 1, "mlnxofedinstall");
+	assert_int_equal(count(&p, "tool_error"), 0);
+	done(&p);
+	p = scan(bare, sizeof(bare) - 1, NULL);
+	assert_int_equal(count(&p, "tool_error"), 0);
+	done(&p);
+	p = scan(bare, sizeof(bare) - 1, "./mlnxofedinstall");
+	assert_int_equal(count(&p, "tool_error"), 1);
+	expect(&p, 0, "mlnxofedinstall", "package", "knem");
+	done(&p);
+	p = scan(logged, sizeof(logged) - 1, NULL);
+	assert_int_equal(count(&p, "tool_error"), 1);
+	expect(&p, 0, "mlnxofedinstall", "package", "knem");
+	done(&p);
+}
+
 /* A line past the bound is not read; a value is cut at its bound; a NUL
  * byte does not stop the scan. */
 static void test_hostile(void **state)
@@ -262,6 +302,43 @@ static void test_hostile(void **state)
 	}
 }
 
+/* A text whose every line is of a form, each line already cited by a
+ * tool_error of the source (another parser read it), gives nothing more,
+ * and costs its lines, not its lines times the facts: 40000 lines against
+ * 40000 facts took seconds when each line walked every fact. */
+static void test_many_cited_lines(void **state)
+{
+	enum { N = 40000 };
+	static const char form[] =
+		"modprobe: FATAL: Module m not found in directory /lib/x\n";
+	size_t len = (sizeof(form) - 1) * N;
+	char *text = malloc(len + 1);
+	struct parsed p = { kb_base(), 0 };
+	struct emit e;
+	clock_t t0;
+
+	(void)state;
+	for (size_t i = 0; i < N; i++)
+		memcpy(text + i * (sizeof(form) - 1), form, sizeof(form) - 1);
+	text[len] = '\0';
+	emit_init(&e, p.fb, "paste.txt");
+	for (uint32_t i = 1; i <= N; i++) {
+		struct line ln = { text, 1, i };
+		struct fact *f = emit_begin(&e, "tool_error", &ln);
+		char msg[32];
+		int n = snprintf(msg, sizeof(msg), "line %u", (unsigned)i);
+
+		emit_str(&e, f, "tool", "modprobe", 8, &ln);
+		emit_str(&e, f, "message", msg, (size_t)n, &ln);
+		emit_end(&e, f);
+	}
+	t0 = clock();
+	assert_int_equal(install_scan(&e, text, len, NULL), 0);
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 1.0);
+	done(&p);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,7 +348,9 @@ int main(void)
 		cmocka_unit_test(test_openibd),
 		cmocka_unit_test(test_prefixed_module_lines),
 		cmocka_unit_test(test_not_failures),
+		cmocka_unit_test(test_installer_context),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_many_cited_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

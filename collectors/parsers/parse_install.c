@@ -72,9 +72,11 @@ static const struct install_form forms[] = {
 	  NULL, NULL, false, false },
 	{ "mlnxofedinstall", NULL, "Failed to build MLNX_OFED_LINUX for ",
 	  "kernel", " :", NULL, false, false },
+	/* mlnxofedinstall stops with this; mlnx_add_kernel_support.sh prints
+	 * it as a WARNING and goes on */
 	{ "mlnxofedinstall", NULL,
-	  "The current MLNX_OFED_LINUX is intended for ", NULL, NULL, NULL,
-	  false, false },
+	  "Error: The current MLNX_OFED_LINUX is intended for ", NULL, NULL,
+	  NULL, false, false },
 	{ "mlnxofedinstall", NULL,
 	  "One or more required packages for installing OFED-internal are "
 	  "missing",
@@ -93,10 +95,12 @@ static const struct install_form forms[] = {
 	  " belong to ", true, false },
 	{ "openibd", NULL, "Module ", "module", " ",
 	  " does not belong to MLNX", true, false },
-	{ "openibd", NULL, "Module ", "module", " ",
+	/* openibd's own lines end in its status column, "[FAILED]" (other
+	 * programs print "Failed loading kernel module" too) */
+	{ "openibd", "FAILED", "Module ", "module", " ",
 	  " does not exist, skipping", true, false },
-	{ "openibd", NULL, "Failed loading kernel module ", "module", ":[ ",
-	  NULL, true, false },
+	{ "openibd", "FAILED", "Failed loading kernel module ", "module",
+	  ":[ ", NULL, true, false },
 	{ "openibd", "FAILED", "Loading HCA driver and Access Layer:", NULL,
 	  NULL, NULL, true, false },
 	{ "systemd-modules-load", NULL, "Failed to insert module '", "module",
@@ -104,8 +108,8 @@ static const struct install_form forms[] = {
 	/* systemd's job result for openibd.service ("Failed to start %s."
 	 * with the unit's Description=, "openibd - configure Mellanox
 	 * devices") */
-	{ "openibd", NULL, "Failed to start openibd", NULL, NULL, NULL,
-	  false, false },
+	{ "openibd", "openibd - configure", "Failed to start openibd", NULL,
+	  NULL, NULL, false, false },
 	/* kmod's lines behind a prefix its own parser does not take (a
 	 * journal's, a CI log's time stamps) */
 	{ "modprobe", NULL, "modprobe: ERROR: could not insert '", "module",

@@ -988,9 +988,6 @@ static void fallback_hits(struct app_scan *sc, const struct logscan_hit *hits,
 		add_event(sc, best->sig, cap, "", ln);
 }
 
-/* Counts the hits of one line: the specific entries' when there are
- * any, else at most one fallback's.  A line that a specific entry's
- * 'then' already read is no fallback's. */
 /* Keeps, in place, the hits of entries that match lines starting with
  * '#'; returns how many are left. */
 static size_t hash_line_hits(struct app_scan *sc, struct logscan_hit *hits,
@@ -1004,6 +1001,9 @@ static size_t hash_line_hits(struct app_scan *sc, struct logscan_hit *hits,
 	return kept;
 }
 
+/* Counts the hits of one line: the specific entries' when there are
+ * any, else at most one fallback's.  A line that a specific entry's
+ * 'then' already read is no fallback's. */
 static void line_hits(struct app_scan *sc, const struct logscan_hit *hits,
 		      size_t n, const struct line *ln, const struct lines *after)
 {

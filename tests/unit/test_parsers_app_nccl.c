@@ -95,7 +95,7 @@ static void test_torch_last_error(void **state)
 	const struct fact *s = must_find(&p, "NCCL-SOCKET-CALL-FAILED");
 
 	(void)state;
-	assert_string_equal(text(t, "app"), "pytorch");
+	assert_string_equal(text(t, "app"), "nccl-caller");
 	assert_string_equal(text(t, "status"),
 			    "remote process exited or there was a network error");
 	assert_non_null(strstr(text(t, "detail"), "ncclRemoteError: "));
@@ -199,6 +199,42 @@ static void test_hash_lines(void **state)
 	p = scan_string("# Out of bounds values : 0 OK\n");
 	assert_int_equal(count(&p, "app_error"), 0);
 	done(&p);
+	/* below NCCL_TESTS_MIN_BW: no part of the figure is a benign one */
+	p = scan_string("# Avg bus bandwidth    : 84.8558 FAILED\n");
+	assert_false(has_message(&p, "NCCL-TESTS-AVG-BUSBW"));
+	done(&p);
+}
+
+/* The lines after PyTorch's result line that carry a log prefix of their
+ * own (another rank's NCCL INFO line, torchelastic's W0101/E0101) are
+ * their programs' messages, not NCCL's last error quoted by PyTorch. */
+static void test_torch_then_log_lines(void **state)
+{
+	struct parsed p = scan_file(
+		APP_FIXTURES "torch-nccl-error-then-log-lines.txt");
+	const struct fact *t = must_find(&p, "TORCH-NCCL-ERROR");
+
+	(void)state;
+	assert_null(fact_text(t, "detail"));
+	must_find(&p, "NCCL-CHANNEL-VIA-NET");
+	done(&p);
+}
+
+/* A net plugin's name may hold a space (aws-ofi-nccl's "AWS Libfabric",
+ * NVIDIA/nccl#229): "Using network" reads it whole. */
+static void test_using_network_plugin(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	p = scan_string("ip-1:1:1 [0] NCCL INFO Using network AWS Libfabric\n");
+	assert_string_equal(text(must_find(&p, "NCCL-USING-NETWORK"),
+				 "status"), "AWS Libfabric");
+	done(&p);
+	p = scan_string("dlv01:1:1 [0] NCCL INFO Using network IB  \n");
+	assert_string_equal(text(must_find(&p, "NCCL-USING-NETWORK"),
+				 "status"), "IB");
+	done(&p);
 }
 
 /* Healthy start-up lines give only benign facts. */
@@ -238,6 +274,8 @@ int main(void)
 		cmocka_unit_test(test_socket_fallback_lines),
 		cmocka_unit_test(test_version_forms),
 		cmocka_unit_test(test_hash_lines),
+		cmocka_unit_test(test_torch_then_log_lines),
+		cmocka_unit_test(test_using_network_plugin),
 		cmocka_unit_test(test_healthy),
 	};
 

@@ -259,6 +259,25 @@ static void test_fi_info(void **state)
 		      "fi_getinfo: 61\n");
 	assert_int_equal(p.facts, 0);
 	fact_base_free(p.fb);
+
+	/* fi_info's own messages and the -v form's YAML are no providers;
+	 * the old layout's "NAME: FABRIC" stands above "version:" */
+	p = from_text("fi_info",
+		      "fi_info: invalid option -- 'x'\n"
+		      "Usage: fi_info [OPTIONS]\n"
+		      "  -p, --provider=<name>\n"
+		      "---\n"
+		      "fi_info:\n"
+		      "    caps: [ FI_MSG, FI_RMA ]\n"
+		      "    fi_ep_attr:\n"
+		      "        type: FI_EP_MSG\n"
+		      "verbs: IB-0xfe80000000000000\n"
+		      "    version: 1.0\n"
+		      "    type: FI_EP_MSG\n");
+	assert_int_equal(count(&p, "fi_provider"), 1);
+	f = nth(&p, "fi_provider", 0);
+	assert_string_equal(text(f, "provider"), "verbs");
+	fact_base_free(p.fb);
 }
 
 static void test_qperf(void **state)

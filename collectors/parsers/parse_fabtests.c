@@ -8,8 +8,13 @@
  * time Gb/sec usec/xfer".  Sizes are size_str()'s "64", "4k", "1m", a
  * time "0.03s".  The table is one perftest fact (its last row's values,
  * the test the block's command ran, the domain its -d named as the
- * device) and a perftest_row per row. */
+ * device) and a perftest_row per row.  A ping-pong (a test whose
+ * program names "pingpong", a row whose name ends "_lat") is
+ * latency-bound: its MB/sec is no bandwidth a link could carry, so it
+ * gives the latency only, as ib_*_lat does. */
 #include <ctype.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +25,7 @@
 
 enum column {
 	COL_OTHER,
+	COL_NAME,
 	COL_BYTES,
 	COL_MBPS,
 	COL_GBPS,
@@ -31,6 +37,7 @@ static const struct {
 	const char *word;
 	enum column col;
 } header_words[] = {
+	{ "name", COL_NAME },
 	{ "bytes", COL_BYTES },
 	{ "MB/sec", COL_MBPS },
 	{ "Gb/sec", COL_GBPS },
@@ -71,13 +78,14 @@ bool fabtests_header_line(const struct line *ln)
 	return header(ln, &t);
 }
 
-/* size_str(): "64", "4k", "1m", "2g"; -1 when it is none. */
+/* size_str(): "64", "4k", "1.5k", "1m", "2g" (one decimal when the
+ * size is no whole multiple); -1 when it is none or too large. */
 static long long size_of(const struct line *t)
 {
-	long long v = 0, mult = 1;
+	long long v = 0, mult = 1, tenths = -1;
 	size_t n = t->len;
 
-	if (!n || n > 12)
+	if (!n || n > 14)
 		return -1;
 	switch (t->p[n - 1]) {
 	case 'k': mult = 1LL << 10; n--; break;
@@ -85,27 +93,54 @@ static long long size_of(const struct line *t)
 	case 'g': mult = 1LL << 30; n--; break;
 	default: break;
 	}
+	if (n >= 3 && t->p[n - 2] == '.' && mult > 1 &&
+	    isdigit((unsigned char)t->p[n - 1])) {
+		tenths = t->p[n - 1] - '0';
+		n -= 2;
+	}
 	if (!n)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!isdigit((unsigned char)t->p[i]))
 			return -1;
+		if (v > (LLONG_MAX - 9) / 10)
+			return -1;
 		v = v * 10 + (t->p[i] - '0');
 	}
-	return v * mult;
+	if (v > LLONG_MAX / mult - 1)
+		return -1;
+	v *= mult;
+	if (tenths > 0)
+		v += tenths * mult / 10;
+	return v;
+}
+
+/* A ping-pong row: latency only. */
+static bool ping_pong(const char *test, const struct table *t,
+		      const struct line *tok, size_t n)
+{
+	if (strstr(test, "pingpong"))
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (t->cols[i] == COL_NAME && tok[i].len >= 4 &&
+		    !memcmp(tok[i].p + tok[i].len - 4, "_lat", 4))
+			return true;
+	return false;
 }
 
 /* A data row of t: as many fields as the header, the numbers where the
  * header says so.  Fills the row fact's fields into f when f is given. */
-static bool row(struct emit *e, struct fact *f, const struct table *t,
-		const struct line *ln)
+static bool row(struct emit *e, struct fact *f, const char *test,
+		const struct table *t, const struct line *ln)
 {
 	struct line tok[COLUMNS_MAX + 1];
 	size_t n = line_split(ln, tok, COLUMNS_MAX + 1);
+	bool lat_only;
 	double v;
 
 	if (n != t->ncols)
 		return false;
+	lat_only = ping_pong(test, t, tok, n);
 	for (size_t i = 0; i < n; i++) {
 		long long size;
 
@@ -119,18 +154,20 @@ static bool row(struct emit *e, struct fact *f, const struct table *t,
 		case COL_MBPS:
 		case COL_GBPS:
 		case COL_USEC:
-			if (!line_number(&tok[i], &v) || v < 0)
+			if (!line_number(&tok[i], &v) || !isfinite(v) ||
+			    v < 0)
 				return false;
 			if (!f)
 				break;
 			if (t->cols[i] == COL_USEC)
 				emit_num(e, f, "lat_typical_us", v, ln);
-			else
+			else if (!lat_only)
 				emit_num(e, f, "bw_avg_gbps",
 					 t->cols[i] == COL_MBPS ? v * 8 / 1000 :
 								  v,
 					 ln);
 			break;
+		case COL_NAME:
 		case COL_OTHER:
 			break;
 		}
@@ -147,7 +184,7 @@ static void emit_row(struct emit *e, const char *kind, const char *test,
 	emit_str(e, f, "test", test, strlen(test), ln);
 	if (domain && domain[0])
 		emit_str(e, f, "hca", domain, strnlen(domain, 64), ln);
-	row(e, f, t, ln);
+	row(e, f, test, t, ln);
 	emit_end(e, f);
 }
 
@@ -174,7 +211,7 @@ int parse_fabtests(struct emit *e, const char *text, size_t len,
 			last = (struct line){ 0 };
 			continue;
 		}
-		if (t.ncols && row(e, NULL, &t, &ln)) {
+		if (t.ncols && row(e, NULL, test, &t, &ln)) {
 			emit_row(e, "perftest_row", test, arg, &t, &ln);
 			last = ln;
 		}

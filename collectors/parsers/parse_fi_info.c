@@ -60,12 +60,31 @@ static bool provider_name(const struct line *t)
 	return true;
 }
 
-/* The top-level line that starts an endpoint: "provider: NAME", or
- * "NAME: FABRIC" and "NAME:" of the older and -l forms.  *name gets the
- * provider, *fabric the fabric when the line gives it. */
-static bool entry_line(const struct line *raw, struct line *name,
-		       struct line *fabric)
+/* The older and -l forms' "NAME: FABRIC" and "NAME:" stand above an
+ * indented "version:" or "type:" line; fi_info's own messages
+ * ("fi_info: invalid option", "Usage: fi_info [OPTIONS]") and the -v
+ * form's YAML ("---", "fi_info:" above "caps:") do not. */
+static bool old_entry_follows(const struct lines *it)
 {
+	struct lines peek = *it;
+	struct line next, t;
+
+	if (!lines_next(&peek, &next) || !next.len ||
+	    !isspace((unsigned char)next.p[0]))
+		return false;
+	t = line_trim(next);
+	return line_starts(&t, "version:") || line_starts(&t, "type:");
+}
+
+/* The top-level line that starts an endpoint: "provider: NAME", or
+ * "NAME: FABRIC" and "NAME:" of the older and -l forms (it, the lines
+ * after it).  *name gets the provider, *fabric the fabric when the line
+ * gives it. */
+static bool entry_line(const struct line *raw, const struct lines *it,
+		       struct line *name, struct line *fabric)
+{
+	static const char *const not_names[] = { "fi_getinfo", "fi_info",
+						 "Usage" };
 	struct line key, val;
 
 	if (!raw->len || isspace((unsigned char)raw->p[0]))
@@ -84,11 +103,14 @@ static bool entry_line(const struct line *raw, struct line *name,
 		*name = val;
 		return true;
 	}
-	if (line_eq(&key, "fi_getinfo"))
-		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(not_names); i++)
+		if (line_eq(&key, not_names[i]))
+			return false;
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (line_eq(&key, keys[i].key))
 			return false;
+	if (!old_entry_follows(it))
+		return false;
 	*name = key;
 	*fabric = val;
 	return true;
@@ -127,7 +149,7 @@ int parse_fi_info(struct emit *e, const char *text, size_t len,
 			getinfo_failed(e, &ln, err, arg);
 			continue;
 		}
-		if (entry_line(&raw, &name, &fabric)) {
+		if (entry_line(&raw, &it, &name, &fabric)) {
 			emit_end(e, f);
 			f = emit_begin(e, "fi_provider", &ln);
 			emit_line(e, f, "provider", &name, &ln);

@@ -10,7 +10,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "collectors/parsers/formats.h"
 #include "engine/strbuf.h"
 #include "engine/symbol.h"
 #include "engine/xalloc.h"
@@ -90,11 +92,11 @@ static void pci_adapters(const struct analysis *a, struct lister *l)
 		size_t k;
 
 		if (!d) {
-			/* a listing without -nn names the class, not the id */
-			const char *cls = text(p, "class");
-
-			if (!strcmp(cls, "0207") || !strcmp(cls, "0c06")) {
-				item(l, "%s InfiniBand controller on PCI",
+			/* a listing without -nn names the class and the
+			 * device's name, not the id */
+			if (lspci_rdma_function(fact_text(p, "class"),
+						fact_text(p, "description"))) {
+				item(l, "%s RDMA adapter on PCI",
 				     text(p, "pci"));
 				found++;
 			}
@@ -146,6 +148,29 @@ static char *hardware(const struct analysis *a, bool *checked)
 	return done(&l);
 }
 
+/* A switch's firmware query: ibswinfo names the switch by its node GUID
+ * (0x...); mlxfwmanager names a switch ASIC (mstflint's device names
+ * Spectrum*, Quantum*, SwitchIB*, SwitchX*) or its part number is a
+ * switch's (MSN, MQM, MSB, MSX). */
+static bool switch_image(const struct fact *f)
+{
+	static const char *const types[] = { "Spectrum", "Quantum",
+					     "SwitchIB", "SwitchX" };
+	static const char *const parts[] = { "MSN", "MQM", "MSB", "MSX" };
+	const char *pci = fact_text(f, "pci"), *type = fact_text(f, "device_type"),
+		   *part = fact_text(f, "part_number");
+
+	if (pci && !strncmp(pci, "0x", 2))
+		return true;
+	for (size_t i = 0; type && i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strncasecmp(type, types[i], strlen(types[i])))
+			return true;
+	for (size_t i = 0; part && i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (!strncmp(part, parts[i], strlen(parts[i])))
+			return true;
+	return false;
+}
+
 static char *firmware(const struct analysis *a, bool *checked)
 {
 	struct lister l = { STRBUF_INIT, 0 };
@@ -170,11 +195,17 @@ static char *firmware(const struct analysis *a, bool *checked)
 		ids = facts_of(a, "fw_image", &n);
 		for (size_t i = 0; i < n; i++) {
 			const struct fact *f = fact_base_get(a->fb, ids[i]);
-			const char *fw = fact_text(f, "fw_ver");
+			const char *fw = fact_text(f, "fw_ver"),
+				   *pci = fact_text(f, "pci"),
+				   *psid = fact_text(f, "psid");
 
-			if (fw)
+			if (!fw || switch_image(f))
+				continue;
+			if (pci && *pci)
+				item(&l, "%s FW %s (firmware query)", pci, fw);
+			else
 				item(&l, "%s FW %s (firmware query)",
-				     text(f, "pci"), fw);
+				     psid && *psid ? psid : "adapter", fw);
 		}
 	}
 	*checked = l.n > 0;

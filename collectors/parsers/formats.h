@@ -214,6 +214,9 @@ bool log_driver_line(const struct line *ln);
 bool log_oops_line(const struct line *ln);
 bool lspci_header_line(const struct line *ln);
 bool lspci_rdma_header_line(const struct line *ln);
+/* True when the pcie fact's class code (0207, 0c06) or description
+ * (Mellanox, ConnectX, BlueField) names an RDMA adapter. */
+bool lspci_rdma_function(const char *class_code, const char *description);
 bool ofed_release_line(const struct line *ln);
 bool ofed_version_line(const struct line *ln);
 bool perfquery_header_line(const struct line *ln);

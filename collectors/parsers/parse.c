@@ -725,9 +725,26 @@ const struct fact *emit_end(struct emit *e, struct fact *f)
 	return fact_base_commit(e->fb, f, &added);
 }
 
+/* MFT's answer to a "y/n" prompt the user declined: "-E- Aborted by
+ * user." (mstflint mlxconfig/mlxcfg_ui.cpp, after "Apply new
+ * Configuration?"), "-E- Aborted by user" (mstflint mlxfwreset, after
+ * "Continue with reset?").  The tool did what it was told: no error. */
+bool line_user_declined(const struct line *ln)
+{
+	struct line t = *ln;
+
+	while (t.len && (t.p[t.len - 1] == '.' || isspace((unsigned char)t.p[t.len - 1])))
+		t.len--;
+	return line_eq(&t, "-E- Aborted by user");
+}
+
 void emit_tool_error(struct emit *e, const char *tool, const struct line *ln)
 {
-	struct fact *f = emit_begin(e, "tool_error", ln);
+	struct fact *f;
+
+	if (line_user_declined(ln))
+		return;
+	f = emit_begin(e, "tool_error", ln);
 
 	/* libibverbs prints its warnings with its own PFX ("libibverbs: ",
 	 * rdma-core libibverbs/ibverbs.h), in whatever program links it:

@@ -159,6 +159,8 @@ void emit_attr(struct emit *e, struct fact *f, const char *field,
 const struct fact *emit_end(struct emit *e, struct fact *f);
 /* Adds a tool_error fact: the line ln, printed by tool instead of data
  * (by e->command instead, when the kb names that program a tool). */
+/* True for MFT's "-E- Aborted by user" (a declined prompt, no error). */
+bool line_user_declined(const struct line *ln);
 void emit_tool_error(struct emit *e, const char *tool, const struct line *ln);
 
 #endif

@@ -34,6 +34,28 @@ static const struct {
 	{ "PCI bridge", "0604" },
 };
 
+/* The RDMA adapter classes of the table above: "Infiniband controller"
+ * and InfiniHost's "InfiniBand". */
+static bool rdma_class(const char *code)
+{
+	return !strcmp(code, classes[1].code) || !strcmp(code, classes[2].code);
+}
+
+bool lspci_rdma_function(const char *class_code, const char *description)
+{
+	static const char *const names[] = { "mellanox", "connectx",
+					     "bluefield" };
+
+	if (class_code && rdma_class(class_code))
+		return true;
+	if (!description)
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasestr(description, names[i]))
+			return true;
+	return false;
+}
+
 /* The device/port types pciutils' cap_express() prints after "Express "
  * (and "(v2) " at -vv), as the vocabulary names them. */
 static const struct {

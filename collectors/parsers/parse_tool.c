@@ -317,6 +317,8 @@ static bool read_error(const struct tools *tl, const struct line *t,
 	out->reason = REASON_ERROR;
 	/* MFT's "-E- Cannot open Device: ..." names no tool */
 	if (line_starts(t, "-E- ") && by_command) {
+		if (line_user_declined(t))
+			return false;
 		out->tool = (struct line){ command, clen, t->no };
 		return true;
 	}

@@ -932,6 +932,13 @@ static void test_level_fallbacks(void **state)
 		   "Sep  2 13:26:27 xxxx-xxx kernel: LNetError: 172781:0:(api-ni.c:2533:lnet_startup_lndnet()) Can't load LND o2ib, module ko2iblnd, rc=256\n",
 		   "LUSTRE-LND-LOAD-FAILED");
 	assert_string_equal(text(f, "status"), "o2ib");
+	assert_null(fact_text(f, "call"));
+	done(&p);
+	/* the same line for LNet's tcp network is no RDMA module fault */
+	p = scan_text("Sep  2 13:26:27 oss1 kernel: LNetError: 17278:0:(api-ni.c:2533:lnet_startup_lndnet()) Can't load LND tcp, module ksocklnd, rc=256\n");
+	for (size_t i = 0; i < count(&p, "app_error"); i++)
+		assert_string_not_equal(text(nth(&p, "app_error", i), "message"),
+					"LUSTRE-LND-LOAD-FAILED");
 	done(&p);
 	/* a call and errno the line names win over the level alone */
 	one_of(&p,

@@ -19,63 +19,12 @@
 #include "collectors/parsers/parse_app.h"
 #include "engine/kb.h"
 #include "engine/xalloc.h"
-#include "parsed.h"
-
-#define APP_FIXTURES "tests/fixtures/app_errors/"
-
-static struct fact_base *kb_base(void)
-{
-	struct fact_base *fb = fact_base_new();
-	struct diag *d = diag_new();
-
-	if (kb_load_dir(fb, "kb", "kb", d) < 0) {
-		diag_print(d, stderr, "test");
-		fail_msg("kb/ does not load");
-	}
-	diag_free(d);
-	return fb;
-}
-
-/* The application-message scanner of the current test's kb, freed by
- * done(). */
-static struct logscan *scanner;
-
-static void use_kb(struct parsed *p, struct emit *e, const char *source)
-{
-	emit_init(e, p->fb, source);
-	scanner = logscan_new_for(p->fb, "app_message", NULL);
-	e->app_scan = scanner;
-}
+#include "appscan.h"
 
 /* Scans text with the shipped knowledge base. */
 static struct parsed scan_text(const char *text)
 {
-	struct parsed p = { kb_base(), 0 };
-	struct emit e;
-
-	use_kb(&p, &e, "test");
-	p.facts = app_scan(&e, text, strlen(text));
-	return p;
-}
-
-static struct parsed scan_file(const char *file)
-{
-	struct parsed p = { kb_base(), 0 };
-	struct emit e;
-	size_t len;
-	char *text = slurp(file, &len);
-
-	use_kb(&p, &e, file);
-	p.facts = app_scan(&e, text, len);
-	free(text);
-	return p;
-}
-
-static void done(struct parsed *p)
-{
-	fact_base_free(p->fb);
-	logscan_free(scanner);
-	scanner = NULL;
+	return scan_named("test", text, strlen(text));
 }
 
 static bool has_int(const struct fact *f, const char *field, int64_t want)

@@ -16,52 +16,11 @@
 #include "collectors/parsers/parse_app.h"
 #include "engine/kb.h"
 #include "engine/xalloc.h"
-#include "parsed.h"
-
-#define APP_FIXTURES "tests/fixtures/app_errors/"
-
-static struct logscan *scanner;
-
-static struct parsed scan_text(const char *name, const char *text,
-			       size_t len)
-{
-	struct parsed p = { fact_base_new(), 0 };
-	struct diag *d = diag_new();
-	struct emit e;
-
-	if (kb_load_dir(p.fb, "kb", "kb", d) < 0) {
-		diag_print(d, stderr, "test");
-		fail_msg("kb/ does not load");
-	}
-	diag_free(d);
-	emit_init(&e, p.fb, name);
-	scanner = logscan_new_for(p.fb, "app_message", NULL);
-	e.app_scan = scanner;
-	p.facts = app_scan(&e, text, len);
-	return p;
-}
-
-static struct parsed scan_file(const char *file)
-{
-	struct parsed p;
-	size_t len;
-	char *text = slurp(file, &len);
-
-	p = scan_text(file, text, len);
-	free(text);
-	return p;
-}
+#include "appscan.h"
 
 static struct parsed scan_string(const char *text)
 {
-	return scan_text("test", text, strlen(text));
-}
-
-static void done(struct parsed *p)
-{
-	fact_base_free(p->fb);
-	logscan_free(scanner);
-	scanner = NULL;
+	return scan_named("test", text, strlen(text));
 }
 
 /* Whether an app_error of entry id was read. */

@@ -16,48 +16,8 @@
 #include "collectors/parsers/parse_app.h"
 #include "engine/kb.h"
 #include "engine/xalloc.h"
-#include "parsed.h"
+#include "appscan.h"
 
-#define APP_FIXTURES "tests/fixtures/app_errors/"
-
-static struct logscan *scanner;
-
-static struct parsed scan_text(const char *name, const char *text,
-			       size_t len)
-{
-	struct parsed p = { fact_base_new(), 0 };
-	struct diag *d = diag_new();
-	struct emit e;
-
-	if (kb_load_dir(p.fb, "kb", "kb", d) < 0) {
-		diag_print(d, stderr, "test");
-		fail_msg("kb/ does not load");
-	}
-	diag_free(d);
-	emit_init(&e, p.fb, name);
-	scanner = logscan_new_for(p.fb, "app_message", NULL);
-	e.app_scan = scanner;
-	p.facts = app_scan(&e, text, len);
-	return p;
-}
-
-static struct parsed scan_file(const char *file)
-{
-	struct parsed p;
-	size_t len;
-	char *text = slurp(file, &len);
-
-	p = scan_text(file, text, len);
-	free(text);
-	return p;
-}
-
-static void done(struct parsed *p)
-{
-	fact_base_free(p->fb);
-	logscan_free(scanner);
-	scanner = NULL;
-}
 
 static bool has_int(const struct fact *f, const char *field, int64_t want)
 {
@@ -189,7 +149,7 @@ static void test_prefix_forms(void **state)
 		"status: 110 (Connection timed out) ibv_modify_qp failed\n"
 		"src/init/config.c:42: warning: option foo is deprecated\n"
 		"/home/u/proj/src/host/rdma.c:88: ibv_reg_mr failed\n";
-	struct parsed p = scan_text("prefix-forms", lines, sizeof(lines) - 1);
+	struct parsed p = scan_named("prefix-forms", lines, sizeof(lines) - 1);
 	const struct fact *f = must_find(&p, "NVSHMEM-IB-CALL-FAILED");
 
 	(void)state;

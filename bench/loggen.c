@@ -322,8 +322,14 @@ static void gen_seq(struct strbuf *sb, const char *p, const char *end)
 			char *e;
 
 			lo = hi = (unsigned)strtoul(next + 1, &e, 10);
-			if (*e == ',')
-				hi = (unsigned)strtoul(e + 1, &e, 10);
+			if (*e == ',') {
+				char *f;
+
+				hi = (unsigned)strtoul(e + 1, &f, 10);
+				if (f == e + 1) /* {n,}: open above */
+					hi = lo + 3;
+				e = f;
+			}
 			next = *e == '}' ? e + 1 : e;
 		}
 		if (next < end && *next == '?') /* lazy */

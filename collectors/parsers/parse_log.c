@@ -653,10 +653,17 @@ static void count_hit(struct scan *sc, const struct logscan_hit *h,
 		ev->line = xstrndup(where->p, where->len);
 		ev->where = *where;
 		ev->where.p = ev->line;
-		if (h->m.ngroups > 1 && h->m.start[1] >= 0)
+		/* the detail is the first group that took part, so that the
+		 * branches of an alternation can each capture theirs (ripgrep
+		 * and grep, B3's peers, have no branch-reset groups) */
+		for (int g = 1; g < h->m.ngroups; g++) {
+			if (h->m.start[g] < 0)
+				continue;
 			snprintf(ev->detail, sizeof(ev->detail), "%.*s",
-				 (int)(h->m.end[1] - h->m.start[1]),
-				 msg + h->m.start[1]);
+				 (int)(h->m.end[g] - h->m.start[g]),
+				 msg + h->m.start[g]);
+			break;
+		}
 	}
 	snprintf(ev->last, sizeof(ev->last), "%s", st->time);
 	ev->last_ts = st->ts;
